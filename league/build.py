@@ -1,0 +1,48 @@
+"""The one orchestrator: load → validate → compute → render → write. Nothing is written unless all succeeds."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from league.api import api_files
+from league.compute import Results, compute
+from league.errors import Diagnostic, LeagueError
+from league.loader import Loader
+
+
+@dataclass
+class BuildReport:
+    results: Results
+    diagnostics: list[Diagnostic]
+    files: int = 0
+
+
+def check(content: Path, strict: bool = False) -> BuildReport:
+    """Validate and compute everything; raise LeagueError listing every problem. Writes nothing."""
+    loader = Loader(Path(content))
+    league = loader.load()
+    if loader.diags.errors:
+        raise LeagueError(loader.diags.sorted())
+    results = compute(league, loader.diags)
+    diags = loader.diags.sorted()
+    if loader.diags.errors or (strict and diags):
+        if strict:
+            diags = [Diagnostic(d.mark, d.message, d.hint, "error", d.code) for d in diags]
+        raise LeagueError(diags)
+    return BuildReport(results, diags)
+
+
+def render_files(results: Results, templates: Path | None = None) -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {}
+    files.update(api_files(results))
+    from league.render import render_site
+    files.update(render_site(results, templates))
+    return files
+
+
+def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None) -> BuildReport:
+    report = check(content, strict)
+    files = render_files(report.results, templates)
+    from league.writer import write_site
+    report.files = write_site(files, out)
+    return report

@@ -1,0 +1,73 @@
+"""The `league` command: thin click wrappers around build.py; no logic here."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from league import __version__
+from league.errors import LeagueError
+
+
+def _print_diags(diags, fmt: str) -> None:
+    if fmt == "github":
+        for d in diags:
+            click.echo(d.format_github())
+    elif fmt == "json":
+        click.echo(json.dumps([d.as_json() for d in diags], ensure_ascii=False, indent=2))
+    else:
+        for d in diags:
+            click.echo(d.format_text(), err=True)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="league")
+def main() -> None:
+    """Publica classificações e rankings de federações de Truco e Quatrilho como um site estático."""
+
+
+@main.command()
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
+@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
+@click.option("--strict", is_flag=True, help="Avisos contam como erros.")
+@click.option("--draft", is_flag=True, help="Inclui etapas agendadas e em andamento (padrão: já incluídas).")
+@click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
+def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None) -> None:
+    """Valida, calcula e escreve o site inteiro."""
+    from league.build import build as do_build
+    try:
+        report = do_build(content, out, strict=strict, templates=templates)
+    except LeagueError as exc:
+        _print_diags(exc.diagnostics, "text")
+        n = sum(1 for d in exc.diagnostics if d.level == "error")
+        click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
+        sys.exit(1)
+    _print_diags(report.diagnostics, "text")
+    click.echo(f"site escrito em {out}/: {report.files} arquivos.", err=True)
+
+
+@main.command()
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
+@click.option("--format", "fmt", default="text", type=click.Choice(["text", "github", "json"]), show_default=True)
+@click.option("--strict", is_flag=True, help="Avisos contam como erros.")
+def check(content: Path, fmt: str, strict: bool) -> None:
+    """Valida e calcula tudo, sem escrever nada."""
+    from league.build import check as do_check
+    try:
+        report = do_check(content, strict=strict)
+    except LeagueError as exc:
+        _print_diags(exc.diagnostics, fmt)
+        if fmt == "text":
+            n = sum(1 for d in exc.diagnostics if d.level == "error")
+            click.echo(f"{n} erro(s).", err=True)
+        sys.exit(1)
+    _print_diags(report.diagnostics, fmt)
+    if fmt == "text":
+        w = len(report.diagnostics)
+        click.echo(f"conteúdo válido" + (f" ({w} aviso(s))." if w else "."), err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,618 @@
+"""Content files → validated League: shape checks (schema.py), then every cross-reference and every
+score, with all problems collected and reported together."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from league import schema as S
+from league.errors import Diagnostics, LeagueError, SourceMark, did_you_mean
+from league.models import (
+    Board, Club, DrawRecord, Disqualified, Group, League, Match, Override, Page, Phase, Player,
+    QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
+)
+from league.rules.truco import game_error, parse_board_score
+from league.validate import validate
+from league.yamlio import MDict, MList, load_yaml, parse_yaml, read_text
+
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+YEAR = re.compile(r"^\d{4}$")
+
+
+class Loader:
+    def __init__(self, content: Path):
+        self.content = Path(content)
+        self.prefix = self.content.name or "content"
+        self.diags = Diagnostics()
+
+    def rel(self, path: Path) -> str:
+        return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
+
+    def yaml(self, path: Path) -> Any:
+        return load_yaml(path, self.rel(path), self.diags)
+
+    # ------------------------------------------------------------------ top level
+    def load(self) -> League:
+        if not self.content.is_dir():
+            self.diags.error(SourceMark(str(self.content)), "pasta de conteúdo não encontrada",
+                             "rode o comando na raiz do projeto ou use --content PASTA", code="missing")
+            raise LeagueError(self.diags.sorted())
+        lf = self.content / "league.yaml"
+        league_raw = self.yaml(lf) if lf.exists() else None
+        if not lf.exists():
+            self.diags.error(SourceMark(self.rel(lf)), "arquivo league.yaml não encontrado",
+                             "crie content/league.yaml com name e short_name")
+        lmodel = validate(S.LeagueFile, league_raw, self.rel(lf), self.diags, "league.yaml") if lf.exists() else None
+        truco = self.truco_config(lmodel.truco if lmodel else S.TrucoSettings(), None, league_raw, self.rel(lf))
+        quat = self.quatrilho_config(lmodel.quatrilho if lmodel else S.QuatrilhoSettings(), None)
+        clubs = self.load_clubs()
+        players = self.load_players(clubs)
+        league = League(
+            name=lmodel.name if lmodel else "", short_name=lmodel.short_name if lmodel else "",
+            base_url=lmodel.base_url if lmodel else "/", locale=lmodel.locale if lmodel else "pt_BR",
+            repository=lmodel.repository if lmodel else None,
+            allow_html=lmodel.markdown.allow_html if lmodel else False,
+            truco=truco, quatrilho=quat, clubs=clubs, players=players, seasons=[], pages=[], news=[],
+            content_dir=str(self.content),
+        )
+        self.load_seasons(league)
+        from league.pages import load_pages  # markdown pages and news
+        load_pages(self, league)
+        return league
+
+    def truco_config(self, base: S.TrucoSettings, over: Optional[S.TrucoOverrides], raw, rel) -> TrucoConfig:
+        data = base.model_dump()
+        if over is not None:
+            data.update({k: v for k, v in over.model_dump().items() if v is not None})
+        wo = []
+        for text in data["walkover_games"]:
+            m = re.match(r"^(\d+)-(\d+)$", text)
+            err = game_error(int(m.group(1)), int(m.group(2)), TrucoConfig(game_points=data["game_points"])) \
+                if m else "escreva como \"12-0\""
+            if err:
+                self.diags.error(SourceMark(rel, 1, 1), f"truco.walkover_games: placar \"{text}\" inválido: {err}")
+            else:
+                wo.append((int(m.group(1)), int(m.group(2))))
+        if len(wo) != data["games_to_win"] and not any(d.message.startswith("truco.walkover_games")
+                                                       for d in self.diags.items):
+            self.diags.error(SourceMark(rel, 1, 1), f"truco.walkover_games deve ter {data['games_to_win']} partidas "
+                             f"(recebido {len(wo)})")
+        if data["boards"] % 2 == 0:
+            self.diags.error(SourceMark(rel, 1, 1), f"truco.boards deve ser ímpar (recebido {data['boards']})",
+                             "com número par de jogos um confronto pode empatar; o item 9.1 usa 5")
+        for key in ("team_tiebreaks", "pair_tiebreaks"):
+            if len(set(data[key])) != len(data[key]):
+                self.diags.error(SourceMark(rel, 1, 1), f"truco.{key} repete um critério: {data[key]}")
+        return TrucoConfig(
+            boards=data["boards"], games_to_win=data["games_to_win"], game_points=data["game_points"],
+            walkover_games=tuple(wo) or ((12, 0), (12, 0)), team_tiebreaks=tuple(data["team_tiebreaks"]),
+            pair_tiebreaks=tuple(data["pair_tiebreaks"]), ranking_points=tuple(data["ranking_points"]),
+        )
+
+    def quatrilho_config(self, base: S.QuatrilhoSettings, over) -> QuatrilhoConfig:
+        data = base.model_dump()
+        if over is not None:
+            data.update({k: v for k, v in over.model_dump().items() if v is not None})
+        data["tiebreaks"] = tuple(data["tiebreaks"])
+        return QuatrilhoConfig(**data)
+
+    def load_clubs(self) -> dict:
+        path = self.content / "clubs.yaml"
+        if not path.exists():
+            self.diags.error(SourceMark(self.rel(path)), "arquivo clubs.yaml não encontrado")
+            return {}
+        raw = self.yaml(path)
+        rel = self.rel(path)
+        out = {}
+        if raw is None or not isinstance(raw, MDict):
+            if raw is not None or not any(d.mark.path == rel for d in self.diags.items):
+                self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)),
+                                 "clubs.yaml deve ser um mapa: id do clube → {name, city}")
+            return {}
+        for cid, val in raw.items():
+            if not self.check_slug(cid, raw.kmark(cid), "id de clube"):
+                continue
+            model = validate(S.Club, val, rel, self.diags, f"o clube {cid}") if val is not None else None
+            if val is None:
+                self.diags.error(raw.kmark(cid), f"o clube \"{cid}\" não tem dados", "escreva {name: …, city: …}")
+            if model:
+                out[cid] = Club(cid, model.name, model.city, raw.kmark(cid))
+        return out
+
+    def load_players(self, clubs: dict) -> dict:
+        path = self.content / "players.yaml"
+        if not path.exists():
+            self.diags.error(SourceMark(self.rel(path)), "arquivo players.yaml não encontrado")
+            return {}
+        raw = self.yaml(path)
+        rel = self.rel(path)
+        out = {}
+        if raw is None or not isinstance(raw, MDict):
+            if raw is not None or not any(d.mark.path == rel for d in self.diags.items):
+                self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)),
+                                 "players.yaml deve ser um mapa: id do jogador → {name, club}")
+            return {}
+        for pid, val in raw.items():
+            if not self.check_slug(pid, raw.kmark(pid), "id de jogador"):
+                continue
+            if val is None:
+                self.diags.error(raw.kmark(pid), f"o jogador \"{pid}\" não tem dados", "escreva {name: …}")
+                continue
+            model = validate(S.Player, val, rel, self.diags, f"o jogador {pid}")
+            if not model:
+                continue
+            if model.club and model.club not in clubs:
+                self.unknown(val.vmark("club") if isinstance(val, MDict) else raw.vmark(pid), "clube", model.club,
+                             clubs)
+            out[pid] = Player(pid, model.name, model.club, raw.kmark(pid))
+        return out
+
+    def check_slug(self, value: Any, mark: SourceMark, what: str) -> bool:
+        if isinstance(value, str) and SLUG.match(value):
+            return True
+        from league.validate import describe, slugify
+        self.diags.error(mark, f"{what} inválido: recebido {describe(value)}; esperado letras minúsculas sem acento, "
+                         f"números e hífens", f"use \"{slugify(str(value))}\"", code="slug")
+        return False
+
+    def unknown(self, mark: SourceMark, what: str, value: Any, known, extra: str = "") -> None:
+        hint = did_you_mean(value, known)
+        self.diags.error(mark, f"{what} desconhecido \"{value}\"{extra}", hint, code="unknown-id")
+
+    # ------------------------------------------------------------------ seasons
+    def load_seasons(self, league: League) -> None:
+        root = self.content / "seasons"
+        if not root.is_dir():
+            return
+        for sdir in sorted(p for p in root.iterdir() if p.is_dir()):
+            if not YEAR.match(sdir.name):
+                self.diags.error(SourceMark(self.rel(sdir)), f"pasta de temporada \"{sdir.name}\" inválida",
+                                 "use o ano com 4 dígitos, ex.: seasons/2026")
+                continue
+            year = sdir.name
+            sfile = sdir / "season.yaml"
+            smodel = None
+            if sfile.exists():
+                raw = self.yaml(sfile)
+                smodel = validate(S.SeasonFile, raw, self.rel(sfile), self.diags, "season.yaml") if raw is not None \
+                    else S.SeasonFile()
+            truco = league.truco
+            quat = league.quatrilho
+            if smodel and smodel.truco:
+                base = S.TrucoSettings(**{**_truco_dump(league.truco)})
+                truco = self.truco_config(base, smodel.truco, None, self.rel(sfile))
+            if smodel and smodel.quatrilho:
+                quat = self.quatrilho_config(S.QuatrilhoSettings(**{**league.quatrilho.__dict__,
+                                                                     "tiebreaks": list(league.quatrilho.tiebreaks)}),
+                                             smodel.quatrilho)
+            season = Season(year=year, title=(smodel.title if smodel and smodel.title else f"Temporada {year}"),
+                            truco=truco, quatrilho=quat, path=self.rel(sfile) if sfile.exists() else None)
+            tdir = sdir / "truco"
+            if tdir.is_dir():
+                for f in sorted(tdir.iterdir()):
+                    if f.suffix in (".yaml", ".yml") and f.is_file():
+                        stage = StageLoader(self, league, season, f).load()
+                        if stage:
+                            season.stages.append(stage)
+                    elif f.is_file() and not f.name.startswith("."):
+                        self.diags.warning(SourceMark(self.rel(f)), "arquivo ignorado: só arquivos .yaml são lidos aqui")
+            season.stages.sort(key=lambda s: (s.date, s.id))
+            qdir = sdir / "quatrilho"
+            if qdir.is_dir():
+                try:
+                    from league.quatrilho import load_championship
+                except ImportError:  # pragma: no cover - until the Quatrilho loader exists
+                    load_championship = None
+                for f in sorted(qdir.iterdir()):
+                    if f.suffix in (".yaml", ".yml") and f.is_file() and load_championship:
+                        champ = load_championship(self, league, season, f)
+                        if champ:
+                            season.championships.append(champ)
+                season.championships.sort(key=lambda c: (c.date, c.id))
+            league.seasons.append(season)
+
+
+def _truco_dump(cfg: TrucoConfig) -> dict:
+    return {"boards": cfg.boards, "games_to_win": cfg.games_to_win, "game_points": cfg.game_points,
+            "walkover_games": [f"{h}-{a}" for h, a in cfg.walkover_games],
+            "team_tiebreaks": list(cfg.team_tiebreaks), "pair_tiebreaks": list(cfg.pair_tiebreaks),
+            "ranking_points": list(cfg.ranking_points)}
+
+
+class StageLoader:
+    """One Truco stage file: its teams and squads, groups and knockout rounds, every board line."""
+
+    def __init__(self, loader: Loader, league: League, season: Season, path: Path):
+        self.L = loader
+        self.d = loader.diags
+        self.league = league
+        self.season = season
+        self.path = path
+        self.rel = loader.rel(path)
+        self.cfg = season.truco
+
+    def load(self) -> Optional[Stage]:
+        sid = self.path.stem
+        if not SLUG.match(sid):
+            from league.validate import slugify
+            self.d.error(SourceMark(self.rel), f"nome de arquivo de etapa inválido \"{self.path.name}\"",
+                         f"renomeie para \"{slugify(sid)}.yaml\"")
+            return None
+        raw = self.L.yaml(self.path)
+        if raw is None and any(d.mark.path == self.rel for d in self.d.items):
+            return None
+        model = validate(S.StageFile, raw, self.rel, self.d, "o arquivo da etapa")
+        if model is None:
+            return None
+        self.raw = raw
+        if model.host and model.host not in self.league.clubs:
+            self.L.unknown(raw.vmark("host"), "clube anfitrião", model.host, self.league.clubs)
+        teams = self.load_teams(model, raw.get("teams"))
+        self.teams = teams
+        phases = self.load_phases(model, raw.get("phases") or MList(raw.mark))
+        draws = self.load_draws(model, raw.get("draws") or MList(raw.mark))
+        disq = self.load_disqualified(model, raw.get("disqualified") or MList(raw.mark))
+        override = None
+        if model.classification:
+            override = self.load_override(model.classification, raw["classification"], disq)
+        if model.status == "scheduled" and any(ph.groups or ph.rounds for ph in phases) and \
+                any(m for ph in phases for g in ph.groups for m in g.matches):
+            self.d.warning(raw.vmark("status"), "etapa marcada como scheduled (agendada) já tem resultados",
+                           "mude status para in_progress ou final")
+        return Stage(season=self.season.year, id=sid, name=model.name, date=model.date, host=model.host,
+                     city=model.city, status=model.status, teams=teams, phases=tuple(phases), draws=tuple(draws),
+                     override=override, disqualified=tuple(disq), config=self.cfg, path=self.rel, mark=raw.mark,
+                     note=model.note)
+
+    # teams and squads
+    def load_teams(self, model: S.StageFile, raw: Optional[MDict]) -> dict:
+        teams: dict[str, Team] = {}
+        owner: dict[str, tuple[str, SourceMark]] = {}
+        for tid, t in model.teams.items():
+            traw = raw[tid]
+            club = t.club or tid
+            if club not in self.league.clubs:
+                if t.club:
+                    self.L.unknown(traw.vmark("club"), "clube", club, self.league.clubs)
+                else:
+                    hint = did_you_mean(tid, self.league.clubs)
+                    self.d.error(raw.kmark(tid), f"a equipe \"{tid}\" não é um clube de clubs.yaml e não diz o seu clube",
+                                 (hint + " Ou " if hint else "") + f"acrescente \"club: <id do clube>\" à equipe",
+                                 code="unknown-id")
+            pairs = []
+            praw = traw["pairs"]
+            for i, p in enumerate(t.pairs):
+                pm = praw.imark(i)
+                ok = True
+                for j, player in enumerate(p):
+                    mark = praw[i].imark(j) if isinstance(praw[i], MList) else pm
+                    if player not in self.league.players:
+                        self.L.unknown(mark, "jogador", player, self.league.players)
+                        ok = False
+                    elif player in owner:
+                        other, omark = owner[player]
+                        if other == tid:
+                            self.d.error(mark, f"o jogador \"{player}\" aparece duas vezes no elenco de \"{tid}\" "
+                                         f"(linha {omark.line})", "cada jogador forma uma só dupla na etapa")
+                        else:
+                            self.d.error(mark, f"o jogador \"{player}\" já joga pela equipe \"{other}\" nesta etapa "
+                                         f"(linha {omark.line})", "um jogador defende uma só equipe por etapa")
+                        ok = False
+                    else:
+                        owner[player] = (tid, mark)
+                if p[0] == p[1]:
+                    self.d.error(pm, f"dupla com o mesmo jogador duas vezes: [{p[0]}, {p[1]}]")
+                    ok = False
+                pairs.append(pair_id(p[0], p[1]) if ok else None)
+            name = t.name or (self.league.clubs[club].name if club in self.league.clubs else tid)
+            teams[tid] = Team(tid, club, name, tuple(pairs), raw.kmark(tid))
+        return teams
+
+    # phases
+    def load_phases(self, model: S.StageFile, raw: MList) -> list[Phase]:
+        phases = []
+        ko_index = 0
+        eliminated: dict[str, tuple[str, SourceMark]] = {}
+        places_taken: dict[int, tuple[str, SourceMark]] = {}
+        for pi, ph in enumerate(model.phases):
+            praw = raw[pi]
+            if (ph.groups is None) == (ph.knockout is None):
+                self.d.error(praw.mark, f"a fase \"{ph.name}\" deve ter \"groups\" ou \"knockout\" (um dos dois)")
+                continue
+            groups, rounds = [], []
+            if ph.groups is not None:
+                seen: dict[str, str] = {}
+                for gname, g in ph.groups.items():
+                    graw = praw["groups"][gname]
+                    for k, tid in enumerate(g.teams):
+                        mark = graw["teams"].imark(k)
+                        if tid not in self.teams:
+                            self.L.unknown(mark, "equipe", tid, self.teams, " (não está em teams: desta etapa)")
+                        elif tid in seen:
+                            self.d.error(mark, f"a equipe \"{tid}\" já está no {seen[tid]} desta fase")
+                        else:
+                            seen[tid] = str(gname)
+                    matches = []
+                    for mi, m in enumerate(g.matches):
+                        mraw = graw["matches"][mi]
+                        match = self.load_match(m, mraw, pi, str(gname), None, f"{_slug(ph.name)}-{_slug(str(gname))}-{mi + 1}",
+                                                allowed=set(g.teams), scope=f"no {gname}")
+                        if match:
+                            matches.append(match)
+                    groups.append(Group(str(gname), tuple(t for t in g.teams if t in self.teams), tuple(matches),
+                                        praw["groups"].kmark(gname)))
+            else:
+                for ri, r in enumerate(ph.knockout):
+                    rraw = praw["knockout"][ri]
+                    places = tuple(r.places) if r.places else None
+                    if r.for_place and r.places:
+                        self.d.error(rraw.mark, "uma rodada tem \"for_place\" ou \"places\", não os dois")
+                    if places and places[0] > places[1]:
+                        self.d.error(rraw.vmark("places"), f"places: [{places[0]}, {places[1]}]: o primeiro lugar "
+                                     "deve vir antes do último", f"use [{places[1]}, {places[0]}]")
+                    if r.for_place and len(r.matches) > 1:
+                        self.d.error(rraw.vmark("for_place"), f"a disputa de {r.for_place}º lugar tem "
+                                     f"{len(r.matches)} confrontos; deve ter um só",
+                                     "separe as disputas em rodadas, uma por colocação")
+                    matches = []
+                    for mi, m in enumerate(r.matches):
+                        mraw = rraw["matches"][mi]
+                        match = self.load_match(m, mraw, pi, None, ko_index, f"{_slug(r.round)}-{mi + 1}",
+                                                allowed=set(self.teams), scope="nesta etapa")
+                        if not match:
+                            continue
+                        matches.append(match)
+                        placement = bool(r.for_place and r.for_place >= 3) or bool(places)
+                        for tid, tmark in ((m.home, mraw.vmark("home")), (m.away, mraw.vmark("away"))):
+                            if tid in eliminated and not placement:
+                                rname, emark = eliminated[tid]
+                                self.d.error(tmark, f"a equipe \"{tid}\" foi eliminada em \"{rname}\" (linha "
+                                             f"{emark.line}) e não pode voltar numa rodada eliminatória",
+                                             "uma equipe eliminada só volta em disputa de colocação "
+                                             "(for_place ≥ 3 ou places: [A, B])")
+                        if r.for_place:
+                            for place, tid in ((r.for_place, match.winner), (r.for_place + 1, match.loser)):
+                                if place in places_taken:
+                                    other, omark = places_taken[place]
+                                    self.d.error(rraw.vmark("for_place"), f"o {place}º lugar já foi decidido "
+                                                 f"(\"{other}\", linha {omark.line})")
+                                else:
+                                    places_taken[place] = (tid, mraw.mark)
+                    if r.for_place is None and not places:
+                        for match in matches:
+                            eliminated.setdefault(match.loser, (r.round, match.mark))
+                    rounds.append(Round(ko_index, r.round, r.for_place, places, tuple(matches), rraw.mark))
+                    ko_index += 1
+            phases.append(Phase(ph.name, tuple(groups), tuple(rounds), praw.mark))
+        return phases
+
+    def load_match(self, m: S.Match, raw: MDict, phase: int, group: Optional[str], rnd: Optional[int], mid: str,
+                   allowed: set, scope: str) -> Optional[Match]:
+        ok = True
+        for side in ("home", "away"):
+            tid = getattr(m, side)
+            if tid not in self.teams:
+                self.L.unknown(raw.vmark(side), "equipe", tid, self.teams, " (não está em teams: desta etapa)")
+                ok = False
+            elif tid not in allowed:
+                self.d.error(raw.vmark(side), f"a equipe \"{tid}\" não está {scope}",
+                             did_you_mean(tid, allowed) or f"equipes {scope}: {', '.join(sorted(allowed))}")
+                ok = False
+        if m.home == m.away:
+            self.d.error(raw.vmark("away"), f"a equipe \"{m.home}\" não pode jogar contra si mesma")
+            ok = False
+        if not ok:
+            return None
+        if m.walkover is not None:
+            if m.walkover not in (m.home, m.away):
+                self.d.error(raw.vmark("walkover"), f"walkover: \"{m.walkover}\" não é uma das equipes do confronto",
+                             did_you_mean(m.walkover, [m.home, m.away]) or f"use \"{m.home}\" ou \"{m.away}\"")
+                return None
+            if m.boards:
+                self.d.error(raw.vmark("boards"), "um confronto por W.O. não tem jogos",
+                             "apague \"boards\" ou o \"walkover\"")
+                return None
+            present_home = m.walkover == m.away
+            games = tuple(g if present_home else (g[1], g[0]) for g in self.cfg.walkover_games)
+            win = self.cfg.games_to_win
+            boards = tuple(Board(i + 1, None, None, games, win if present_home else 0, 0 if present_home else win,
+                                 "away" if present_home else "home", raw.mark) for i in range(self.cfg.boards))
+            return Match(mid, m.home, m.away, boards, m.walkover, phase, group, rnd, raw.mark, m.note)
+        if not m.boards:
+            self.d.error(raw.mark, f"confronto {m.home} × {m.away} sem jogos",
+                         f"escreva os {self.cfg.boards} jogos em \"boards\", ou \"walkover: <equipe ausente>\", "
+                         "ou apague o confronto se ainda não foi jogado")
+            return None
+        if len(m.boards) != self.cfg.boards:
+            self.d.error(raw.vmark("boards"), f"o confronto {m.home} × {m.away} tem {len(m.boards)} jogos; "
+                         f"esperado {self.cfg.boards} (item 9.1)",
+                         "um jogo por linha; a 6ª dupla entra no lugar de outra, não em um jogo a mais")
+            return None
+        boards = []
+        used = {"home": {}, "away": {}}
+        braw = raw["boards"]
+        for i, b in enumerate(m.boards):
+            board = self.load_board(b, braw[i], braw.imark(i), i, m, used)
+            if board is None:
+                ok = False
+            else:
+                boards.append(board)
+        if not ok:
+            return None
+        return Match(mid, m.home, m.away, tuple(boards), None, phase, group, rnd, raw.mark, m.note)
+
+    def load_board(self, b, braw, mark: SourceMark, i: int, m: S.Match, used: dict) -> Optional[Board]:
+        sides = {}
+        walkover = None
+        if isinstance(b, str):
+            text = b
+            refs = {"home": None, "away": None}
+            score_mark = mark
+        else:
+            if (b.score is None) == (b.walkover is None):
+                self.d.error(mark, "o jogo deve ter \"score\" (placar) ou \"walkover\" (home/away), um dos dois")
+                return None
+            text = b.score
+            walkover = b.walkover
+            refs = {"home": b.home, "away": b.away}
+            score_mark = braw.vmark("score") if b.score is not None else mark
+        ok = True
+        for side in ("home", "away"):
+            tid = getattr(m, side)
+            team = self.teams[tid]
+            ref = refs[side]
+            rmark = braw.vmark(side) if isinstance(braw, MDict) and side in braw else mark
+            if ref is None or isinstance(ref, int):
+                n = (i + 1) if ref is None else ref
+                if n > len(team.pairs):
+                    self.d.error(rmark, f"a equipe \"{tid}\" tem {len(team.pairs)} duplas no elenco; não há dupla {n}"
+                                 + ("" if ref is not None else f" para o jogo {i + 1}"),
+                                 "confira o elenco em teams:, ou indique a dupla: {home: 1, away: 2, score: …}")
+                    ok = False
+                    continue
+                pair = team.pairs[n - 1]
+                if pair is None:
+                    ok = False
+                    continue
+            else:
+                members = [x for t2 in self.teams.values() if t2.id == tid for p in t2.pairs if p for x in p]
+                bad = False
+                for j, player in enumerate(ref):
+                    pmark = braw[side].imark(j) if isinstance(braw[side], MList) else rmark
+                    if player not in members:
+                        where = next((t2.id for t2 in self.teams.values() for p in t2.pairs if p and player in p), None)
+                        if player not in self.league.players:
+                            self.L.unknown(pmark, "jogador", player, self.league.players)
+                        elif where:
+                            self.d.error(pmark, f"o jogador \"{player}\" é da equipe \"{where}\", não de \"{tid}\"",
+                                         "uma dupla só joga pela própria equipe")
+                        else:
+                            self.d.error(pmark, f"o jogador \"{player}\" não está no elenco de \"{tid}\"",
+                                         did_you_mean(player, members) or "acrescente-o ao elenco em teams:")
+                        bad = True
+                if bad:
+                    ok = False
+                    continue
+                pair = pair_id(ref[0], ref[1])
+            for player in pair:
+                if player in used[side]:
+                    self.d.error(rmark, f"o jogador \"{player}\" já jogou o jogo {used[side][player]} deste confronto",
+                                 "cada dupla joga um só jogo por confronto")
+                    ok = False
+                else:
+                    used[side][player] = i + 1
+            sides[side] = pair
+        if walkover:
+            win = self.cfg.games_to_win
+            home_present = walkover == "away"
+            games = tuple(g if home_present else (g[1], g[0]) for g in self.cfg.walkover_games)
+            if not ok:
+                return None
+            return Board(i + 1, sides["home"], sides["away"], games, win if home_present else 0,
+                         0 if home_present else win, walkover, mark)
+        score, err, hint = parse_board_score(text, self.cfg)
+        if err:
+            self.d.error(score_mark, f"jogo {i + 1} ({m.home} × {m.away}): {err}", hint, code="score")
+            return None
+        if not ok:
+            return None
+        return Board(i + 1, sides["home"], sides["away"], score.games, score.home_games, score.away_games, None, mark)
+
+    # draws, disqualifications, override
+    def load_draws(self, model: S.StageFile, raw: MList) -> list[DrawRecord]:
+        out = []
+        pairs_in_stage = {p for t in self.teams.values() for p in t.pairs if p}
+        for i, d in enumerate(model.draws):
+            draw_raw = raw[i]
+            if (d.teams is None) == (d.pairs is None):
+                self.d.error(draw_raw.mark, "um sorteio registra \"teams\" ou \"pairs\", um dos dois")
+                continue
+            if d.teams is not None:
+                members = list(d.teams)
+                ok = True
+                for k, tid in enumerate(members):
+                    if tid not in self.teams:
+                        self.L.unknown(draw_raw["teams"].imark(k), "equipe", tid, self.teams)
+                        ok = False
+                order = [x for x in d.order]
+                if any(not isinstance(x, str) for x in order):
+                    self.d.error(draw_raw.vmark("order"), "order: deve listar ids de equipes")
+                    continue
+            else:
+                members = [pair_id(*p) for p in d.pairs]
+                ok = True
+                for k, p in enumerate(members):
+                    if p not in pairs_in_stage:
+                        self.d.error(draw_raw["pairs"].imark(k), f"a dupla [{p[0]}, {p[1]}] não joga nesta etapa")
+                        ok = False
+                if any(not isinstance(x, list) for x in d.order):
+                    self.d.error(draw_raw.vmark("order"), "order: deve listar duplas [jogador, jogador]")
+                    continue
+                order = [pair_id(*x) for x in d.order]
+            if sorted(map(str, order)) != sorted(map(str, members)) or len(set(members)) != len(members):
+                self.d.error(draw_raw.vmark("order"), "order: deve conter exatamente os mesmos participantes do "
+                             "sorteio, cada um uma vez", f"participantes: {', '.join(map(_show, members))}")
+                ok = False
+            if ok:
+                out.append(DrawRecord(frozenset(members), tuple(order), d.note, draw_raw.mark))
+        return out
+
+    def load_disqualified(self, model: S.StageFile, raw: MList) -> list[Disqualified]:
+        out = []
+        pairs_in_stage = {p for t in self.teams.values() for p in t.pairs if p}
+        for i, d in enumerate(model.disqualified):
+            draw = raw[i]
+            if (d.team is None) == (d.pair is None):
+                self.d.error(draw.mark, "uma desclassificação indica \"team\" ou \"pair\", um dos dois")
+                continue
+            if d.team is not None and d.team not in self.teams:
+                self.L.unknown(draw.vmark("team"), "equipe", d.team, self.teams)
+                continue
+            pair = pair_id(*d.pair) if d.pair else None
+            if pair is not None and pair not in pairs_in_stage:
+                self.d.error(draw.vmark("pair"), f"a dupla [{pair[0]}, {pair[1]}] não está em nenhum elenco desta etapa")
+                continue
+            out.append(Disqualified(d.team, pair, d.reason, draw.mark))
+        return out
+
+    def load_override(self, c: S.Classification, raw: MDict, disq: list) -> Optional[Override]:
+        order = list(c.order)
+        ok = True
+        for k, tid in enumerate(order):
+            if tid not in self.teams:
+                self.L.unknown(raw["order"].imark(k), "equipe", tid, self.teams)
+                ok = False
+            elif order.index(tid) != k:
+                self.d.error(raw["order"].imark(k), f"a equipe \"{tid}\" aparece duas vezes na classificação")
+                ok = False
+        missing = [t for t in self.teams if t not in order]
+        if missing:
+            self.d.error(raw.vmark("order"), "a classificação deve listar todas as equipes da etapa; faltam: "
+                         + ", ".join(missing))
+            ok = False
+        dq = [d.team for d in disq if d.team]
+        if ok and dq and set(order[-len(dq):]) != set(dq):
+            self.d.error(raw.vmark("order"), "equipes desclassificadas ficam nos últimos lugares: "
+                         + ", ".join(dq), "mova-as para o fim da lista")
+            ok = False
+        return Override(tuple(order), c.reason, raw.mark) if ok else None
+
+
+def _slug(text: str) -> str:
+    from league.validate import slugify
+    return slugify(text)
+
+
+def _show(x) -> str:
+    return f"[{x[0]}, {x[1]}]" if isinstance(x, tuple) else str(x)
+
+
+def load(content: Path) -> tuple[League, Diagnostics]:
+    """Load and validate everything under content/; raises LeagueError listing every error."""
+    loader = Loader(Path(content))
+    league = loader.load()
+    if loader.diags.errors:
+        raise LeagueError(loader.diags.sorted())
+    return league, loader.diags

@@ -1,0 +1,265 @@
+"""The validated content as frozen dataclasses: what the rules and the pages work on.
+
+Every object keeps the SourceMark of the line it was written on, so a page can link to its source
+and a later check can point at it.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Optional
+
+from league.errors import SourceMark
+
+PairId = tuple[str, str]  # the two player ids, sorted: a pair is the unordered set of its players
+
+
+def pair_id(a: str, b: str) -> PairId:
+    return (a, b) if a <= b else (b, a)
+
+
+def pair_slug(p: PairId) -> str:
+    return f"{p[0]}--{p[1]}"
+
+
+@dataclass(frozen=True)
+class TrucoConfig:
+    boards: int = 5
+    games_to_win: int = 2
+    game_points: int = 12
+    walkover_games: tuple[tuple[int, int], ...] = ((12, 0), (12, 0))
+    team_tiebreaks: tuple[str, ...] = ("wins", "points", "head_to_head", "pair_points_balance",
+                                       "pontinhos_balance", "draw")
+    pair_tiebreaks: tuple[str, ...] = ("points", "wins", "head_to_head", "pair_points_balance",
+                                       "pontinhos_balance", "draw")
+    ranking_points: tuple = (20, 16, 12, 8, 6, 4, 3, 2)
+
+
+@dataclass(frozen=True)
+class QuatrilhoConfig:
+    stake: int = 100
+    max_players: int = 20
+    max_rebuys_per_round: int = 1
+    champions: int = 5
+    state_qualifiers: int = 4
+    tiebreaks: tuple[str, ...] = ("net", "positive_rounds", "points_won", "best_round", "draw")
+
+
+@dataclass(frozen=True)
+class Club:
+    id: str
+    name: str
+    city: Optional[str]
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    club: Optional[str]
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board (jogo): a home pair against an away pair, best of three games (partidas)."""
+
+    number: int                      # 1-based board number inside the match
+    home_pair: Optional[PairId]      # None when a whole match is a walkover
+    away_pair: Optional[PairId]
+    games: Optional[tuple[tuple[int, int], ...]]  # None when only the result ("2-1") was written
+    home_games: int
+    away_games: int
+    walkover: Optional[str]          # "home" | "away": the side that did not play
+    mark: SourceMark
+
+    @property
+    def home_won(self) -> bool:
+        return self.home_games > self.away_games
+
+    @property
+    def score_text(self) -> str:
+        if self.games is None:
+            return f"{self.home_games}-{self.away_games}"
+        return " ".join(f"{h}-{a}" for h, a in self.games)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A team match (confronto): two teams, `boards` boards."""
+
+    id: str                          # stable within the stage, e.g. "f1-grupo-a-3"
+    home: str
+    away: str
+    boards: tuple[Board, ...]
+    walkover: Optional[str]          # team id that did not show
+    phase: int
+    group: Optional[str]
+    round: Optional[int]             # index of the knockout round in the stage, in order
+    mark: SourceMark
+    note: Optional[str] = None
+
+    @property
+    def home_points(self) -> int:
+        return sum(1 for b in self.boards if b.home_won)
+
+    @property
+    def away_points(self) -> int:
+        return len(self.boards) - self.home_points
+
+    @property
+    def winner(self) -> str:
+        return self.home if self.home_points > self.away_points else self.away
+
+    @property
+    def loser(self) -> str:
+        return self.away if self.winner == self.home else self.home
+
+    def points_of(self, team: str) -> int:
+        return self.home_points if team == self.home else self.away_points
+
+    def opponent(self, team: str) -> str:
+        return self.away if team == self.home else self.home
+
+
+@dataclass(frozen=True)
+class Team:
+    id: str
+    club: str
+    name: str
+    pairs: tuple[PairId, ...]
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    teams: tuple[str, ...]
+    matches: tuple[Match, ...]
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Round:
+    index: int                       # order among all knockout rounds of the stage
+    name: str
+    for_place: Optional[int]
+    places: Optional[tuple[int, int]]
+    matches: tuple[Match, ...]
+    mark: SourceMark
+
+    @property
+    def eliminates(self) -> bool:
+        return self.for_place is None and self.places is None
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    groups: tuple[Group, ...] = ()
+    rounds: tuple[Round, ...] = ()
+    mark: SourceMark = SourceMark("")
+
+
+@dataclass(frozen=True)
+class DrawRecord:
+    """A draw (sorteio) held by the organisers and recorded in the file (Truco 10.1)."""
+
+    members: frozenset
+    order: tuple
+    note: Optional[str]
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Override:
+    order: tuple[str, ...]
+    reason: str
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Disqualified:
+    team: Optional[str]
+    pair: Optional[PairId]
+    reason: str
+    mark: SourceMark
+
+
+@dataclass(frozen=True)
+class Stage:
+    season: str
+    id: str
+    name: str
+    date: dt.date
+    host: Optional[str]
+    city: Optional[str]
+    status: str
+    teams: dict                      # team id -> Team, in file order
+    phases: tuple[Phase, ...]
+    draws: tuple[DrawRecord, ...]
+    override: Optional[Override]
+    disqualified: tuple[Disqualified, ...]
+    config: TrucoConfig
+    path: str
+    mark: SourceMark
+    note: Optional[str] = None
+
+    @property
+    def matches(self) -> list[Match]:
+        out = []
+        for ph in self.phases:
+            for g in ph.groups:
+                out.extend(g.matches)
+            for r in ph.rounds:
+                out.extend(r.matches)
+        return out
+
+    @property
+    def is_final(self) -> bool:
+        return self.status == "final"
+
+
+@dataclass(frozen=True)
+class Page:
+    slug: str
+    title: str
+    html: str
+    date: Optional[dt.date]
+    season: Optional[str]
+    stage: Optional[str]
+    championship: Optional[str]
+    summary: Optional[str]
+    order: int
+    path: str
+    is_news: bool
+
+
+@dataclass
+class Season:
+    year: str
+    title: str
+    truco: TrucoConfig
+    quatrilho: QuatrilhoConfig
+    stages: list = field(default_factory=list)         # Stage, by date then id
+    championships: list = field(default_factory=list)  # Quatrilho championships
+    path: Optional[str] = None
+
+
+@dataclass
+class League:
+    name: str
+    short_name: str
+    base_url: str
+    locale: str
+    repository: Optional[str]
+    allow_html: bool
+    truco: TrucoConfig
+    quatrilho: QuatrilhoConfig
+    clubs: dict
+    players: dict
+    seasons: list                    # Season, oldest first
+    pages: list
+    news: list
+    content_dir: str = "content"

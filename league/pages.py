@@ -1,0 +1,91 @@
+"""Markdown pages and news posts: front matter checked like any content file, Markdown rendered to HTML
+with raw HTML escaped (unless allowed) and the result sanitised by nh3, so no script gets through."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import markdown as md
+import nh3
+
+from league import schema as S
+from league.errors import SourceMark
+from league.validate import validate
+from league.yamlio import parse_yaml, read_text
+
+_NEWS_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
+ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h2", "h3",
+                "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
+                "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul"}
+ALLOWED_ATTRS = {"a": {"href", "title"}, "img": {"src", "alt", "title", "width", "height"},
+                 "th": {"scope", "colspan", "rowspan"}, "td": {"colspan", "rowspan"}, "abbr": {"title"}}
+
+
+def render_markdown(text: str, allow_html: bool = False) -> str:
+    """Markdown → safe HTML: raw HTML escaped unless allowed, then sanitised (javascript:/data: links dropped)."""
+    conv = md.Markdown(extensions=["tables", "sane_lists"], output_format="html")
+    if not allow_html:
+        conv.preprocessors.deregister("html_block")
+        conv.inlinePatterns.deregister("html")
+    html = conv.convert(text)
+    # headings inside a page start at h2: the page title is the h1
+    html = re.sub(r"<(/?)h1>", r"<\1h2>", html)
+    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS, url_schemes={"http", "https", "mailto"},
+                     link_rel="noopener noreferrer")
+
+
+def split_front_matter(text: str):
+    """(front matter text, body, line where the body starts), or (None, text, 1)."""
+    if not text.startswith("---"):
+        return None, text, 1
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        if lines[i].strip() == "---":
+            return "\n".join(lines[1:i]), "\n".join(lines[i + 1:]), i + 2
+    return None, text, 1
+
+
+def load_pages(loader, league) -> None:
+    from league.models import Page
+    for folder, is_news in (("pages", False), ("news", True)):
+        root = loader.content / folder
+        if not root.is_dir():
+            continue
+        for path in sorted(root.glob("*.md")):
+            rel = loader.rel(path)
+            text = read_text(path, rel, loader.diags)
+            if text is None:
+                continue
+            front, body, _ = split_front_matter(text)
+            if front is None:
+                loader.diags.error(SourceMark(rel, 1, 1), "falta o cabeçalho (front matter) com o título",
+                                   "comece o arquivo com ---, title: Título, ---")
+                continue
+            raw = parse_yaml(front, rel, loader.diags, line_offset=1)
+            meta = validate(S.PageMeta, raw, rel, loader.diags, "o cabeçalho")
+            if meta is None:
+                continue
+            stem = path.stem
+            date = meta.date
+            if is_news:
+                m = _NEWS_NAME.match(stem)
+                if date is None and m:
+                    try:
+                        date = dt.date.fromisoformat(m.group(1))
+                    except ValueError:
+                        loader.diags.error(SourceMark(rel), f"data inexistente no nome do arquivo \"{m.group(1)}\"")
+                        continue
+                if date is None:
+                    loader.diags.error(SourceMark(rel, 1, 1), "notícia sem data",
+                                       "acrescente date: AAAA-MM-DD ou nomeie o arquivo AAAA-MM-DD-titulo.md")
+                    continue
+            if not loader.check_slug(stem, SourceMark(rel), "nome de arquivo"):
+                continue
+            page = Page(slug=stem, title=meta.title, html=render_markdown(body, league.allow_html), date=date,
+                        season=str(meta.season) if meta.season is not None else None, stage=meta.stage,
+                        championship=meta.championship, summary=meta.summary, order=meta.order or 0, path=rel,
+                        is_news=is_news)
+            (league.news if is_news else league.pages).append(page)
+    league.news.sort(key=lambda p: (p.date, p.slug), reverse=True)
+    league.pages.sort(key=lambda p: (p.order, p.title))

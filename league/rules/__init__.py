@@ -1,0 +1,1 @@
+"""Pure scoring rules of each regulation; no I/O."""

@@ -1,0 +1,94 @@
+"""What a Truco interclub result is worth: games, boards, pair points and team points.
+
+Pure functions, each citing the regulation item it implements (truco-interclubes.txt).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from league.models import Board, Match, TrucoConfig
+
+_GAME = re.compile(r"^(\d{1,3})-(\d{1,3})$")
+
+
+@dataclass(frozen=True)
+class ParsedScore:
+    games: Optional[tuple[tuple[int, int], ...]]
+    home_games: int
+    away_games: int
+
+
+def parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore], Optional[str], Optional[str]]:
+    """A board line such as "12-7 9-12 12-10", or the result only ("2-1").
+
+    Returns (score, error message, hint). # Truco 10.3 (a board is won 2x0 or 2x1), decision game_points
+    """
+    tokens = text.split()
+    if not tokens:
+        return None, "placar vazio", "escreva as partidas, ex.: \"12-7 9-12 12-10\""
+    pairs = []
+    for tok in tokens:
+        m = _GAME.match(tok)
+        if not m:
+            return None, f"placar \"{tok}\" ilegível", "escreva cada partida como tentos da casa-tentos visitantes, " \
+                                                       "ex.: \"12-7\", separadas por espaço"
+        pairs.append((int(m.group(1)), int(m.group(2))))
+    win = cfg.games_to_win
+    if len(pairs) == 1:
+        h, a = pairs[0]
+        if max(h, a) == win and min(h, a) < win:
+            return ParsedScore(None, h, a), None, None  # result only: pontinhos not written down
+    hg = ag = 0
+    for i, (h, a) in enumerate(pairs, 1):
+        if hg == win or ag == win:
+            return None, (f"o jogo tem partidas demais: {len(pairs)} (uma dupla já tinha vencido {win} "
+                          f"antes da {i}ª)"), f"um jogo é melhor de {2 * win - 1}: termina quando uma dupla vence {win}"
+        err = game_error(h, a, cfg)
+        if err:
+            return None, f"partida \"{h}-{a}\" impossível: {err}", None
+        if h > a:
+            hg += 1
+        else:
+            ag += 1
+    if max(hg, ag) < win:
+        return None, (f"jogo incompleto: {hg}x{ag} em partidas; uma dupla precisa vencer {win}"), \
+            f"um jogo tem {win} ou {2 * win - 1} partidas"
+    return ParsedScore(tuple(pairs), hg, ag), None, None
+
+
+def game_error(h: int, a: int, cfg: TrucoConfig) -> Optional[str]:
+    """Why a game score is impossible, or None. # decision truco.game_points: winner exactly 12, loser 0–11"""
+    top = cfg.game_points
+    if h == a:
+        return f"empate não existe; o vencedor tem exatamente {top} tentos e o perdedor de 0 a {top - 1}"
+    if max(h, a) != top or min(h, a) > top - 1:
+        return f"o vencedor tem exatamente {top} tentos e o perdedor de 0 a {top - 1}"
+    return None
+
+
+def pair_points(board: Board) -> tuple[int, int]:
+    """(home, away) pair points of a board. # Truco 10.3: 2x0 → 3 e 0; 2x1 → 2 e 1"""
+    if board.home_won:
+        return (3, 0) if board.away_games == 0 else (2, 1)
+    return (0, 3) if board.home_games == 0 else (1, 2)
+
+
+def pontinhos(board: Board) -> Optional[tuple[int, int]]:
+    """(home, away) pontinhos (tentos) summed over the board's games; None if only the result was written.
+    # Truco 10.1 "saldo dos pontinhos"
+    """
+    if board.games is None:
+        return None
+    return sum(h for h, _ in board.games), sum(a for _, a in board.games)
+
+
+def team_points(match: Match) -> tuple[int, int]:
+    """(home, away) team points: one per board won, so 5x0, 4x1 or 3x2. # Truco 9.1"""
+    return match.home_points, match.away_points
+
+
+def walkover_games(cfg: TrucoConfig) -> tuple[tuple[int, int], ...]:
+    """Game scores of a board won by walkover, for the side present. # decision truco.walkover_games"""
+    return cfg.walkover_games

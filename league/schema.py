@@ -1,0 +1,190 @@
+"""The shape of every content file, as pydantic models: types, required keys, allowed values and a
+Portuguese description of each key (shown by editors through the JSON Schema, `league schema`).
+
+These models only check structure; meaning (ids that exist, scores that are possible) is checked
+by the loader, which keeps the line and column of every value.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+TRUCO_TEAM_CRITERIA = ("wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw")
+QUATRILHO_CRITERIA = ("net", "positive_rounds", "points_won", "best_round", "draw")
+TeamCriterion = Literal["wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"]
+QCriterion = Literal["net", "positive_rounds", "points_won", "best_round", "draw"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class TrucoSettings(Strict):
+    boards: int = Field(5, ge=1, description="Jogos (duplas) por confronto de equipes (item 9.1). Número ímpar.")
+    games_to_win: int = Field(2, ge=1, le=5, description="Partidas para vencer um jogo: 2 = melhor de três (item 10.3).")
+    game_points: int = Field(12, ge=1, description="Tentos (pontinhos) para vencer uma partida.")
+    walkover_games: list[str] = Field(["12-0", "12-0"], description="Placar das partidas de um jogo vencido por W.O.")
+    team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA),
+                                                description="Critérios de desempate das equipes, em ordem (item 10.1).")
+    pair_tiebreaks: list[TeamCriterion] = Field(
+        ["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"],
+        description="Critérios de desempate das duplas, em ordem (item 10.3 e 12.2).")
+    ranking_points: list[int | float] = Field([20, 16, 12, 8, 6, 4, 3, 2],
+                                              description="Pontos de ranking por colocação na etapa: 1º, 2º, … (item 12.1).")
+
+
+class QuatrilhoSettings(Strict):
+    stake: int = Field(100, ge=1, description="Fichas recebidas na inscrição e em cada reinscrição (Art. 8).")
+    max_players: int = Field(20, ge=4, description="Limite de inscritos por campeonato (Art. 2).")
+    max_rebuys_per_round: int = Field(1, ge=0, description="Reinscrições/talhas por jogador em cada rodada (Art. 19).")
+    champions: int = Field(5, ge=1, description="Quantos primeiros colocados são campeões (Art. 21).")
+    state_qualifiers: int = Field(4, ge=0, description="Classificados ao estadual por campeonato municipal (Art. 23).")
+    tiebreaks: list[QCriterion] = Field(list(QUATRILHO_CRITERIA), description="Critérios de desempate (Art. 21, 22).")
+
+
+class MarkdownSettings(Strict):
+    allow_html: bool = Field(False, description="Permite HTML nas páginas Markdown (sempre higienizado).")
+
+
+class LeagueFile(Strict):
+    name: str = Field(description="Nome da federação.")
+    short_name: str = Field(description="Sigla da federação, ex.: FPRT.")
+    base_url: str = Field("/", description="Endereço público do site, ex.: https://example.org/")
+    locale: Literal["pt_BR", "en"] = Field("pt_BR", description="Idioma do site.")
+    repository: str | None = Field(None, description="Endereço do repositório (para links às fontes).")
+    truco: TrucoSettings = Field(default_factory=TrucoSettings, description="Regras do Interclubes de Truco.")
+    quatrilho: QuatrilhoSettings = Field(default_factory=QuatrilhoSettings, description="Regras do Quatrilho.")
+    markdown: MarkdownSettings = Field(default_factory=MarkdownSettings, description="Opções das páginas Markdown.")
+
+
+class TrucoOverrides(Strict):
+    boards: int | None = Field(None, ge=1)
+    games_to_win: int | None = Field(None, ge=1, le=5)
+    game_points: int | None = Field(None, ge=1)
+    walkover_games: list[str] | None = None
+    team_tiebreaks: list[TeamCriterion] | None = None
+    pair_tiebreaks: list[TeamCriterion] | None = None
+    ranking_points: list[int | float] | None = None
+
+
+class QuatrilhoOverrides(Strict):
+    stake: int | None = Field(None, ge=1)
+    max_players: int | None = Field(None, ge=4)
+    max_rebuys_per_round: int | None = Field(None, ge=0)
+    champions: int | None = Field(None, ge=1)
+    state_qualifiers: int | None = Field(None, ge=0)
+    tiebreaks: list[QCriterion] | None = None
+
+
+class SeasonFile(Strict):
+    title: str | None = Field(None, description="Título da temporada.")
+    truco: TrucoOverrides | None = Field(None, description="Regras do Truco só nesta temporada.")
+    quatrilho: QuatrilhoOverrides | None = Field(None, description="Regras do Quatrilho só nesta temporada.")
+
+
+class Club(Strict):
+    name: str = Field(description="Nome do clube ou associação.")
+    city: str | None = Field(None, description="Cidade.")
+
+
+class Player(Strict):
+    name: str = Field(description="Nome do jogador.")
+    club: Slug | None = Field(None, description="Clube atual (id de clubs.yaml), opcional.")
+
+
+PairIds = Annotated[list[Slug], Field(min_length=2, max_length=2)]
+PairRef = Union[Annotated[int, Field(ge=1)], PairIds]
+
+
+class BoardMap(Strict):
+    home: PairRef | None = Field(None, description="Dupla da casa: número no elenco (1, 2, …) ou [jogador, jogador].")
+    away: PairRef | None = Field(None, description="Dupla visitante: número no elenco ou [jogador, jogador].")
+    score: str | None = Field(None, description="Partidas, tentos da casa primeiro: \"12-7 9-12 12-10\".")
+    walkover: Literal["home", "away"] | None = Field(None, description="Lado que não jogou (W.O. no jogo).")
+
+
+def _board_tag(v: Any) -> str:
+    return "text" if isinstance(v, str) else "map"
+
+
+Board = Annotated[Union[Annotated[str, Tag("text")], Annotated[BoardMap, Tag("map")]], Discriminator(_board_tag)]
+
+
+class Match(Strict):
+    home: Slug = Field(description="Equipe da casa (id).")
+    away: Slug = Field(description="Equipe visitante (id).")
+    boards: list[Board] | None = Field(None, description="Um item por jogo, na ordem das mesas.")
+    walkover: Slug | None = Field(None, description="Equipe que não compareceu (perde 5x0).")
+    note: str | None = Field(None, description="Observação.")
+
+
+class Group(Strict):
+    teams: list[Slug] = Field(description="Equipes do grupo.")
+    matches: list[Match] = Field([], description="Confrontos jogados.")
+
+
+class Round(Strict):
+    round: str = Field(description="Nome da rodada, ex.: Semifinal.")
+    for_place: int | None = Field(None, ge=1, description="Disputa de colocação: vencedor fica em P, perdedor em P+1.")
+    places: list[Annotated[int, Field(ge=1)]] | None = Field(None, min_length=2, max_length=2,
+                                                             description="Chave de classificação [primeiro, último].")
+    matches: list[Match] = Field([], description="Confrontos da rodada.")
+
+
+class Phase(Strict):
+    name: str = Field(description="Nome da fase.")
+    groups: dict[str, Group] | None = Field(None, description="Grupos: nome → equipes e confrontos.")
+    knockout: list[Round] | None = Field(None, description="Rodadas eliminatórias, em ordem.")
+
+
+class Team(Strict):
+    club: Slug | None = Field(None, description="Clube da equipe; por padrão o próprio id da equipe.")
+    name: str | None = Field(None, description="Nome exibido, ex.: APTRU B.")
+    pairs: list[PairIds] = Field(description="Elenco: duplas na ordem das mesas.")
+
+
+class Draw(Strict):
+    teams: list[Slug] | None = Field(None, description="Equipes empatadas.")
+    pairs: list[PairIds] | None = Field(None, description="Duplas empatadas.")
+    order: list[Union[Slug, PairIds]] = Field(description="Ordem sorteada, do primeiro ao último.")
+    note: str | None = Field(None, description="Onde e como o sorteio foi feito.")
+
+
+class Classification(Strict):
+    order: list[Slug] = Field(description="Todas as equipes, da 1ª à última.")
+    reason: str = Field(description="Motivo (item 3), ex.: ata da comissão.")
+
+
+class Disqualification(Strict):
+    team: Slug | None = Field(None, description="Equipe desclassificada.")
+    pair: PairIds | None = Field(None, description="Dupla desclassificada (item 4.12).")
+    reason: str = Field(description="Motivo, ex.: Item 4.12.")
+
+
+class StageFile(Strict):
+    name: str = Field(description="Nome da etapa, ex.: 1ª Etapa.")
+    date: dt.date = Field(description="Data (AAAA-MM-DD).")
+    host: Slug | None = Field(None, description="Clube anfitrião (id).")
+    city: str | None = Field(None, description="Cidade.")
+    status: Literal["scheduled", "in_progress", "final"] = Field(
+        description="scheduled (agendada), in_progress (em andamento) ou final (encerrada).")
+    teams: dict[Slug, Team] = Field({}, description="Equipes: id → elenco.")
+    phases: list[Phase] = Field([], description="Fases, em ordem.")
+    draws: list[Draw] = Field([], description="Sorteios registrados (item 10.1).")
+    classification: Classification | None = Field(None, description="Classificação definida pela comissão.")
+    disqualified: list[Disqualification] = Field([], description="Desclassificações.")
+    note: str | None = Field(None, description="Observação.")
+
+
+class PageMeta(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    title: str = Field(description="Título da página.")
+    date: dt.date | None = Field(None, description="Data (notícias).")
+    season: str | int | None = Field(None, description="Temporada relacionada.")
+    stage: Slug | None = Field(None, description="Etapa relacionada.")
+    championship: Slug | None = Field(None, description="Campeonato relacionado.")
+    summary: str | None = Field(None, description="Resumo.")
+    order: int | None = Field(None, description="Ordem no menu (páginas).")

@@ -1,0 +1,205 @@
+"""The ranking engine shared by Truco teams, Truco pairs, annual rankings and Quatrilho players.
+
+A precedence is a list of criterion keys; each criterion is a small object that splits a tied group
+into ordered subgroups. rank() applies them like FIDE C.07 art. 4.2: whenever a criterion splits a
+tied group, every still-tied subgroup is ranked again from the first criterion (Truco 10.2, 10.2.1).
+A draw (sorteio) is data, never chance (Truco 10.1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Optional, Sequence
+
+
+@dataclass
+class Row:
+    """The metrics of one entry (team, pair or player) over a scope."""
+
+    key: Hashable
+    values: dict = field(default_factory=dict)
+
+    def __getitem__(self, k):
+        return self.values[k]
+
+    def get(self, k, default=None):
+        return self.values.get(k, default)
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """One meeting of two entries inside the scope, for head-to-head: who won and the points each took."""
+
+    a: Hashable
+    b: Hashable
+    a_points: int
+    b_points: int
+
+    @property
+    def winner(self) -> Optional[Hashable]:
+        if self.a_points == self.b_points:
+            return None
+        return self.a if self.a_points > self.b_points else self.b
+
+
+@dataclass
+class RankContext:
+    rows: dict                                   # key -> Row
+    encounters: Sequence[Encounter] = ()
+    draws: Sequence[Any] = ()                    # objects with .members (frozenset) and .order (tuple)
+    notes: list = field(default_factory=list)    # (kind, detail) problems met while ranking
+    used_draws: set = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """Why the entry above is ahead of the entry below: the criterion key and the two values compared."""
+
+    key: str
+    above: Any
+    below: Any
+    group_size: int
+
+
+@dataclass(frozen=True)
+class Ranked:
+    key: Hashable
+    position: int
+    tied: bool
+    decided_by: Optional[str]       # criterion that put this entry above the next one
+    boundary: Optional[Boundary]    # the comparison behind decided_by
+    row: Row
+
+
+class Criterion:
+    """One tiebreak: `split` orders a tied group into subgroups, or returns None when it cannot separate it."""
+
+    key: str = ""
+
+    def split(self, group: list, ctx: RankContext) -> Optional[list[tuple[list, Any]]]:
+        raise NotImplementedError
+
+
+class Metric(Criterion):
+    """Higher (or lower, when ascending) value first."""
+
+    def __init__(self, key: str, ascending: bool = False, value: Callable[[Row], Any] | None = None):
+        self.key = key
+        self.ascending = ascending
+        self._value = value or (lambda row: row.get(key))
+
+    def split(self, group, ctx):
+        vals = {k: self._value(ctx.rows[k]) for k in group}
+        if any(v is None for v in vals.values()):
+            ctx.notes.append(("unknown", self.key, tuple(sorted(group, key=str))))
+            return None
+        distinct = sorted(set(vals.values()), reverse=not self.ascending)
+        if len(distinct) < 2:
+            return None
+        return [([k for k in group if vals[k] == v], v) for v in distinct]
+
+
+class HeadToHead(Criterion):
+    """Confronto direto (Truco 10.1, 10.2.1) per FIDE C.07 6.2 (all met) and 6.3 (not all met)."""
+
+    key = "head_to_head"
+
+    def split(self, group, ctx):
+        members = set(group)
+        inside = [e for e in ctx.encounters if e.a in members and e.b in members and e.a != e.b]
+        if not inside:
+            return None
+        wins = {k: 0 for k in group}
+        points = {k: 0 for k in group}
+        met: dict = {k: set() for k in group}
+        for e in inside:
+            points[e.a] += e.a_points
+            points[e.b] += e.b_points
+            w = e.winner
+            if w is not None:
+                wins[w] += 1
+            met[e.a].add(e.b)
+            met[e.b].add(e.a)
+        all_met = all(len(met[k]) == len(group) - 1 for k in group)
+        if all_met:  # FIDE C.07 6.2: rank by head-to-head wins, then head-to-head points
+            keys = {k: (wins[k], points[k]) for k in group}
+            distinct = sorted(set(keys.values()), reverse=True)
+            if len(distinct) < 2:
+                return None
+            return [([k for k in group if keys[k] == v], (v, len(group), True)) for v in distinct]
+        # FIDE C.07 6.3: place a team first only if its wins beat every other's wins plus its unplayed meetings
+        remaining = list(group)
+        placed: list[tuple[list, Any]] = []
+        while len(remaining) > 1:
+            best = max(remaining, key=lambda k: wins[k])
+            others = [k for k in remaining if k != best]
+            if all(wins[best] > wins[o] + (len(group) - 1 - len(met[o])) for o in others):
+                maximum = max(wins[o] + (len(group) - 1 - len(met[o])) for o in others)
+                placed.append(([best], ((wins[best], maximum), len(group), False)))
+                remaining = others
+            else:
+                break
+        if not placed:
+            return None
+        rest_value = ((max(wins[k] for k in remaining), None), len(group), False)
+        return placed + [(remaining, rest_value)]
+
+
+class RecordedDraw(Criterion):
+    """Sorteio (Truco 10.1; Quatrilho Art. 3): a draw recorded in the file that names exactly this group."""
+
+    key = "draw"
+
+    def split(self, group, ctx):
+        members = frozenset(group)
+        for d in ctx.draws:
+            if d.members == members:
+                ctx.used_draws.add(id(d))
+                return [([k], i + 1) for i, k in enumerate(d.order)]
+        ctx.notes.append(("draw-needed", "draw", tuple(sorted(group, key=str))))
+        return None
+
+
+def rank(keys: Sequence, criteria: Sequence[Criterion], ctx: RankContext,
+         tie_order: Callable[[Any], Any] = str) -> list[Ranked]:
+    """Order keys by the criteria with the restart rule; returns positions with ties shared (1, 2, 3, 3, 3, 6)."""
+    blocks, bounds = _order(list(keys), criteria, ctx, tie_order)
+    out: list[Ranked] = []
+    pos = 1
+    for i, block in enumerate(blocks):
+        bound = bounds[i] if i < len(bounds) else None
+        tied = len(block) > 1
+        for j, k in enumerate(block):
+            last = j == len(block) - 1
+            out.append(Ranked(k, pos, tied, bound.key if (last and bound) else None,
+                              bound if (last and bound) else None, ctx.rows[k]))
+        pos += len(block)
+    return out
+
+
+def _order(group: list, criteria, ctx, tie_order) -> tuple[list[list], list[Boundary]]:
+    if len(group) <= 1:
+        return [group], []
+    for crit in criteria:
+        parts = crit.split(group, ctx)
+        if parts and len(parts) > 1:
+            blocks: list[list] = []
+            bounds: list[Boundary] = []
+            for i, (members, value) in enumerate(parts):
+                if i > 0:
+                    bounds.append(Boundary(crit.key, parts[i - 1][1], value, len(group)))
+                b, bd = _order(members, criteria, ctx, tie_order)  # restart from the first criterion
+                blocks += b
+                bounds += bd
+            return blocks, bounds
+    return [sorted(group, key=tie_order)], []
+
+
+def position_blocks(ranked: Sequence[Ranked]) -> list[list[Ranked]]:
+    """Consecutive entries sharing a position."""
+    out: list[list[Ranked]] = []
+    for r in ranked:
+        if out and out[-1][0].position == r.position:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out

@@ -1,0 +1,217 @@
+"""Runs a pydantic shape check on a YAML tree and turns every failure into a Portuguese diagnostic
+at the line and column where the editor wrote the value."""
+from __future__ import annotations
+
+import datetime as dt
+import types
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from league.errors import Diagnostics, SourceMark, did_you_mean
+from league.yamlio import MDict, MList, is_reported_invalid
+
+
+def describe(value: Any) -> str:
+    """How a received value is shown in a message: the value and, in words, its kind."""
+    if value is None:
+        return "vazio"
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'} (sim/não)"
+    if isinstance(value, (int, float)):
+        return f"{value} (número)"
+    if isinstance(value, dt.date):
+        return f"{value.isoformat()} (data)"
+    if isinstance(value, str):
+        short = value if len(value) <= 40 else value[:37] + "…"
+        return f"\"{short}\" (texto)"
+    if isinstance(value, list):
+        return "uma lista"
+    if isinstance(value, dict):
+        return "um mapa (chave: valor)"
+    return repr(value)
+
+
+def _strip(tp):
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+            continue
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            models = [a for a in map(_strip_once, args) if isinstance(a, type) and issubclass(a, BaseModel)]
+            if len(args) == 1:
+                tp = args[0]
+                continue
+            if models:
+                return models[0]
+            containers = [a for a in map(_strip_once, args) if typing.get_origin(a) in (list, dict)]
+            if containers:
+                tp = containers[0]
+                continue
+        return tp
+
+
+def _strip_once(tp):
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
+    """The keys allowed in the mapping at loc, walking the model's annotations."""
+    tp: Any = model
+    for elem in loc:
+        tp = _strip(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            if elem in tp.model_fields:
+                tp = tp.model_fields[elem].annotation
+            continue  # a union tag or validator name
+        origin = typing.get_origin(tp)
+        if origin is dict:
+            tp = typing.get_args(tp)[1]
+        elif origin is list:
+            tp = typing.get_args(tp)[0]
+    tp = _strip(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return list(tp.model_fields)
+    return None
+
+
+def _walk(raw: Any, loc: tuple, root_mark: SourceMark):
+    """Follows loc through the YAML tree: (parent container, last key, value mark)."""
+    node, parent, key, mark = raw, None, None, getattr(raw, "mark", root_mark)
+    for elem in loc:
+        if isinstance(node, MDict) and elem in node:
+            parent, key, mark, node = node, elem, node.vmark(elem), node[elem]
+        elif isinstance(node, MDict) and isinstance(elem, str) and elem.isdigit() and int(elem) in node:
+            elem = int(elem)
+            parent, key, mark, node = node, elem, node.vmark(elem), node[elem]
+        elif isinstance(node, MList) and isinstance(elem, int) and 0 <= elem < len(node):
+            parent, key, mark, node = node, elem, node.imark(elem), node[elem]
+        # otherwise: a union tag or a key not present; stay on this node
+    return parent, key, mark, node
+
+
+_TYPE_WORDS = {
+    "string_type": "um texto", "int_type": "um número inteiro", "int_parsing": "um número inteiro",
+    "float_type": "um número", "bool_type": "true ou false", "date_type": "uma data AAAA-MM-DD",
+    "list_type": "uma lista", "dict_type": "um mapa (chave: valor)", "model_type": "um mapa (chave: valor)",
+    "int_from_float": "um número inteiro", "date_from_datetime_inexact": "uma data AAAA-MM-DD",
+    "model_attributes_type": "um mapa (chave: valor)",
+}
+
+
+def validate(model: type[BaseModel], raw: Any, rel: str, diags: Diagnostics, what: str = "o arquivo") -> BaseModel | None:
+    """The validated model, or None after reporting every shape problem of raw."""
+    root_mark = getattr(raw, "mark", SourceMark(rel, 1, 1))
+    if raw is None:
+        diags.error(SourceMark(rel, 1, 1), f"{what} está vazio", "preencha o arquivo; veja o modelo em `league new`",
+                    code="empty")
+        return None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        for err in exc.errors(include_url=False):
+            _report(model, raw, err, rel, root_mark, diags)
+        return None
+
+
+def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagnostics) -> None:
+    loc = tuple(err["loc"])
+    etype = err["type"]
+    value = err.get("input")
+    if "[key]" in loc:
+        cut = loc.index("[key]")
+        parent, key, mark, node = _walk(raw, loc[:cut], root_mark)
+        kmark = parent.kmark(key) if isinstance(parent, MDict) else mark
+        diags.error(kmark, f"id inválido: recebido {describe(loc[cut - 1])}; esperado letras minúsculas sem acento, "
+                    f"números e hífens", f"use \"{slugify(str(loc[cut - 1]))}\"", code="slug")
+        return
+    parent, key, mark, node = _walk(raw, loc, root_mark)
+    where = _path_words(loc)
+    if etype == "missing":
+        container_mark = getattr(node, "mark", mark)
+        where = _path_words(loc[:-1])
+        diags.error(container_mark, f"falta a chave obrigatória \"{loc[-1]}\"{where}",
+                    f"acrescente \"{loc[-1]}: …\"", code="missing")
+        return
+    if etype == "extra_forbidden":
+        bad = loc[-1]
+        kmark = parent.kmark(bad) if isinstance(parent, MDict) else mark
+        allowed = _fields_at(model, loc[:-1]) or []
+        hint = did_you_mean(str(bad), allowed)
+        if not hint and allowed:
+            hint = "chaves aceitas aqui: " + ", ".join(allowed)
+        diags.error(kmark, f"chave desconhecida \"{bad}\"{_path_words(loc[:-1])}", hint, code="unknown-key")
+        return
+    if is_reported_invalid(value):
+        return  # already reported (impossible date)
+    if etype in _TYPE_WORDS:
+        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {_TYPE_WORDS[etype]}",
+                    code="type")
+        return
+    if etype == "literal_error":
+        expected = err.get("ctx", {}).get("expected", "")
+        options = [o.strip().strip("'") for o in expected.replace(" or ", ",").split(",") if o.strip()]
+        hint = did_you_mean(value, options)
+        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado "
+                    + " ou ".join(options), hint, code="choice")
+        return
+    if etype == "string_pattern_mismatch":
+        diags.error(mark, f"id inválido{where}: recebido {describe(value)}; esperado letras minúsculas sem acento, "
+                    f"números e hífens", f"use \"{slugify(str(value))}\"", code="slug")
+        return
+    if etype in ("too_short", "too_long"):
+        ctx = err.get("ctx", {})
+        n = ctx.get("min_length") if etype == "too_short" else ctx.get("max_length")
+        got = len(value) if hasattr(value, "__len__") else "?"
+        exact = _exact_length(model, loc)
+        need = f"exatamente {exact}" if exact else (f"pelo menos {n}" if etype == "too_short" else f"no máximo {n}")
+        diags.error(mark, f"quantidade inválida{where}: {got} item(ns); esperado {need}", code="length")
+        return
+    if etype in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        ctx = err.get("ctx", {})
+        bound = next(iter(ctx.values()), "")
+        word = {"greater_than_equal": "≥", "less_than_equal": "≤", "greater_than": ">", "less_than": "<"}[etype]
+        diags.error(mark, f"valor fora do limite{where}: recebido {describe(value)}; esperado {word} {bound}",
+                    code="range")
+        return
+    if etype == "union_tag_invalid":
+        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}", code="type")
+        return
+    diags.error(mark, f"valor inválido{where}: {err.get('msg')} (recebido {describe(value)})", code="type")
+
+
+def _exact_length(model, loc) -> int | None:
+    # pairs are the only fixed-length lists in the content files
+    return 2 if any(p in loc for p in ("pairs", "pair", "home", "away")) or (loc and loc[-1] == "order") else None
+
+
+def _path_words(loc: tuple) -> str:
+    """A readable path: keys joined by dots, list items counted from 1 (`boards[2]`)."""
+    text = ""
+    for e in loc:
+        if isinstance(e, int):
+            text += f"[{e + 1}]"
+        elif e in ("text", "map", "int", "list[str]") or str(e).startswith(("list[", "function-", "constrained")):
+            continue
+        else:
+            text += ("." if text else "") + str(e)
+    return f" em {text}" if text else ""
+
+
+def slugify(text: str) -> str:
+    import unicodedata
+    norm = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    out, dash = [], False
+    for ch in norm:
+        if ch.isalnum():
+            out.append(ch)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    return "".join(out).strip("-") or "id"

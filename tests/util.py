@@ -1,0 +1,50 @@
+"""Builds small content trees for tests: league.yaml, clubs, players and stage files from plain text."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+LEAGUE = """\
+name: Federação de Teste
+short_name: FT
+base_url: https://example.org/
+"""
+
+
+def team_players(team: str, n: int = 5) -> list[tuple[str, str]]:
+    return [(f"{team}-{i}a", f"{team}-{i}b") for i in range(1, n + 1)]
+
+
+def write_content(root: Path, stages: dict[str, str], clubs: list[str] | None = None, league: str = LEAGUE,
+                  season: str | None = None, year: str = "2026", extra_players: list[str] = (),
+                  pairs_per_team: int = 5) -> Path:
+    """A content tree whose clubs each field one team with squad pairs [club-ia, club-ib]."""
+    content = root / "content"
+    (content / "seasons" / year / "truco").mkdir(parents=True, exist_ok=True)
+    (content / "league.yaml").write_text(league, encoding="utf-8")
+    clubs = clubs or []
+    (content / "clubs.yaml").write_text(
+        "".join(f"{c}: {{name: Clube {c.upper()}, city: Curitiba}}\n" for c in clubs) or "{}\n", encoding="utf-8")
+    players = []
+    for c in clubs:
+        for a, b in team_players(c, pairs_per_team):
+            players += [a, b]
+    players += list(extra_players)
+    (content / "players.yaml").write_text(
+        "".join(f"{p}: {{name: Jogador {p}}}\n" for p in players) or "{}\n", encoding="utf-8")
+    if season is not None:
+        (content / "seasons" / year / "season.yaml").write_text(season, encoding="utf-8")
+    for sid, text in stages.items():
+        (content / "seasons" / year / "truco" / f"{sid}.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
+    return content
+
+
+def squad(team: str, n: int = 5) -> str:
+    return "{pairs: [" + ", ".join(f"[{a}, {b}]" for a, b in team_players(team, n)) + "]}"
+
+
+def boards_for(home_wins: int, n: int = 5, two_zero: bool = True) -> str:
+    """Board lines giving the home team `home_wins` boards out of n (2x0 wins 12-5 12-5 or 2x1)."""
+    win = '"12-5 12-5"' if two_zero else '"12-5 5-12 12-5"'
+    lose = '"5-12 5-12"' if two_zero else '"5-12 12-5 5-12"'
+    return "[" + ", ".join([win] * home_wins + [lose] * (n - home_wins)) + "]"
