@@ -186,9 +186,9 @@ class World:
             keep = []
             for p in self.roster[c]:
                 r = rng.random()
-                if r < 0.06:
+                if r < 0.08:
                     self.players[p]["club"] = None           # retired
-                elif r < 0.11:
+                elif r < 0.14:
                     movers.append(p)
                 else:
                     keep.append(p)
@@ -207,7 +207,7 @@ class World:
             self.qpool.append(self.new_player(None))
 
     def form_pairs(self) -> None:
-        """Pairs for the season: most keep last season's partner, the rest are re-paired."""
+        """Pairs for the season: 40% keep last season's partner, the rest are re-paired."""
         rng = self.rng
         for c in self.club_ids:
             members = self.roster[c]
@@ -215,7 +215,7 @@ class World:
             pairs: list[tuple[str, str]] = []
             used: dict[str, bool] = {}
             for a, b in self.last_pairs.get(c, []):
-                if a in present and b in present and rng.random() < 0.7:
+                if a in present and b in present and rng.random() < 0.4:
                     pairs.append((a, b))
                     used[a] = used[b] = True
             free = [p for p in members if p not in used]
@@ -278,7 +278,7 @@ class Stage:
             for i, size in enumerate(sizes):
                 squad = [tuple(p) for p in cp[start:start + size]]
                 start += size
-                if len(squad) >= 2 and rng.random() < 0.06:   # partners swapped for this stage
+                while rng.random() < 0.4:   # partners swapped for this stage
                     a, b = rng.sample(range(len(squad)), 2)
                     (p1, p2), (p3, p4) = squad[a], squad[b]
                     squad[a], squad[b] = (p1, p4), (p3, p2)
