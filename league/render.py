@@ -1,5 +1,384 @@
-"""Placeholder until the templates land: renders no pages."""
+"""View models and Jinja2 (autoescape, StrictUndefined): turns computed Results into pages in memory.
+Rendering never computes standings; it only arranges what compute.py produced."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import jinja2
+
+from league.compute import Results, SeasonResult
+from league.explain import NAMES, explain, fmt_num, signed, tie_text
+from league.models import PairId, pair_slug
+from league.ranking import Place, StageResult
+from league.rules.truco import pair_points, pontinhos
+
+MONTHS = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+          "novembro", "dezembro"]
+STATUS = {"final": "encerrada", "in_progress": "em andamento", "scheduled": "agendada"}
+RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index"}
 
 
-def render_site(results, templates=None):
-    return {}
+def default_templates() -> Path:
+    local = Path("templates")
+    if (local / "base.html").exists():
+        return local
+    return Path(__file__).resolve().parent.parent / "templates"
+
+
+def date_br(d: dt.date | None) -> str:
+    if d is None:
+        return ""
+    return f"{d.day} de {MONTHS[d.month - 1]} de {d.year}"
+
+
+def date_short(d: dt.date | None) -> str:
+    return d.strftime("%d/%m/%Y") if d else ""
+
+
+def pos_text(position: int, tied: bool) -> str:
+    return f"{position}º" + ("=" if tied else "")
+
+
+def pts_text(v: Any) -> str:
+    if v is None:
+        return "—"
+    return fmt_num(v)
+
+
+class Site:
+    """URLs, names and the indexes that cross-link pages (club → teams → pairs → players)."""
+
+    def __init__(self, results: Results):
+        self.r = results
+        self.league = results.league
+        path = urlparse(self.league.base_url).path or "/"
+        self.root = path if path.endswith("/") else path + "/"
+        self.team_hist: dict[str, list] = defaultdict(list)
+        self.pair_hist: dict[PairId, list] = defaultdict(list)
+        self.player_pairs: dict[str, set] = defaultdict(set)
+        self.club_teams: dict[str, set] = defaultdict(set)
+        self.team_names: dict[str, str] = {}
+        for sr in results.seasons:
+            for res in sr.stages:
+                for p in res.classification:
+                    team = res.stage.teams[p.key]
+                    self.team_hist[p.key].append((sr, res, p))
+                    self.club_teams[team.club].add(p.key)
+                    self.team_names[p.key] = team.name
+                for p in res.pairs:
+                    self.pair_hist[p.key].append((sr, res, p))
+                    for player in p.key:
+                        self.player_pairs[player].add(p.key)
+
+    def url(self, *parts: str) -> str:
+        return self.root + "/".join(parts) + ("/" if parts else "")
+
+    def season_url(self, year): return self.url(str(year))
+    def stage_url(self, stage): return self.url(stage.season, "truco", stage.id)
+    def club_url(self, cid): return self.url("clubes", cid)
+    def team_url(self, tid): return self.url("equipes", tid)
+    def pair_url(self, p): return self.url("duplas", pair_slug(p))
+    def player_url(self, pid): return self.url("jogadores", pid)
+
+    def player_name(self, pid): return self.league.players[pid].name if pid in self.league.players else pid
+    def club_name(self, cid): return self.league.clubs[cid].name if cid in self.league.clubs else cid
+
+    def pair_name(self, p) -> str:
+        return " e ".join(self.player_name(x) for x in p)
+
+    def source(self, mark) -> str | None:
+        repo = self.league.repository
+        if not repo or mark is None:
+            return None
+        return f"{repo.rstrip('/')}/blob/main/{mark.path}#L{mark.line}"
+
+
+def _env(templates: Path) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(date_br=date_br, date_short=date_short, num=pts_text, signed=signed, pos=pos_text)
+    env.globals.update(STATUS=STATUS, NAMES=NAMES)
+    return env
+
+
+# ---------------------------------------------------------------- view models
+
+def place_how(res: StageResult, p: Place) -> str:
+    st = res.stage
+    if p.disqualified:
+        reason = next((d.reason for d in st.disqualified if d.team == p.key), "")
+        return f"desclassificada ({reason})" if reason else "desclassificada"
+    if p.how == "override":
+        return "definida pela comissão"
+    if p.how == "placement":
+        rnd = next((r for ph in st.phases for r in ph.rounds if r.for_place and
+                    any(p.key in (m.home, m.away) for m in r.matches)), None)
+        return rnd.name if rnd else "disputa de colocação"
+    if p.how == "knockout":
+        elim = p.row.get("eliminated_in") if p.row else None
+        rnd = next((r for ph in st.phases for r in ph.rounds if r.index == elim), None)
+        return f"eliminada: {rnd.name}" if rnd else "mata-mata"
+    if p.how == "group" and p.row is not None and p.row.get("group_position"):
+        gp = p.row.get("group_position")[1]
+        group = next((g.name for ph in st.phases for g in ph.groups if p.key in g.teams), "grupo")
+        return f"{gp}º no {group}"
+    return ""
+
+
+def why(p, final: bool, what: str = "equipes", tie_note: bool = True) -> str | None:
+    """Why this line is above the next, or that it is tied."""
+    if getattr(p, "tied", False):
+        return tie_text(final, tie_note)
+    if p.boundary is not None and p.boundary.key not in ("wins", "points", "net", "group_position",
+                                                          "eliminated_in"):
+        return explain(p.boundary, what)
+    if p.boundary is not None and p.boundary.key in ("points", "wins") and what != "duplas":
+        return explain(p.boundary, what)
+    return None
+
+
+def match_view(site: Site, res: StageResult, m) -> dict:
+    st = res.stage
+    boards = []
+    for b in m.boards:
+        hp, ap = pair_points(b)
+        boards.append({
+            "number": b.number,
+            "home": b.home_pair, "away": b.away_pair,
+            "home_name": site.pair_name(b.home_pair) if b.home_pair else "—",
+            "away_name": site.pair_name(b.away_pair) if b.away_pair else "—",
+            "home_url": site.pair_url(b.home_pair) if b.home_pair else None,
+            "away_url": site.pair_url(b.away_pair) if b.away_pair else None,
+            "games": b.score_text if not b.walkover else "W.O.",
+            "result": f"{b.home_games}x{b.away_games}",
+            "home_won": b.home_won, "pp": f"{hp}–{ap}",
+        })
+    return {
+        "id": m.id, "home": m.home, "away": m.away,
+        "home_name": st.teams[m.home].name, "away_name": st.teams[m.away].name,
+        "home_points": m.home_points, "away_points": m.away_points, "winner": m.winner,
+        "walkover": m.walkover, "walkover_name": st.teams[m.walkover].name if m.walkover else None,
+        "boards": boards if not m.walkover else [], "source": site.source(m.mark), "note": m.note,
+    }
+
+
+def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
+    st = res.stage
+    final = st.is_final
+
+    def place_row(p: Place, what="equipes"):
+        return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
+                "why": why(p, final, what), "how": place_how(res, p) if what == "equipes" else "",
+                "disqualified": p.disqualified}
+
+    classification = []
+    for p in res.classification:
+        row = place_row(p)
+        row.update(team=st.teams[p.key].name, club=site.club_name(st.teams[p.key].club),
+                   team_url=site.team_url(p.key), club_url=site.club_url(st.teams[p.key].club))
+        classification.append(row)
+    computed = None
+    if res.computed:
+        computed = [{"pos": pos_text(p.position, p.tied), "team": st.teams[p.key].name,
+                     "how": place_how(res, p)} for p in res.computed]
+    groups = []
+    for g in res.groups:
+        gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
+        rows = []
+        for r in g.ranked:
+            rows.append({"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
+                         "team_url": site.team_url(r.key), **r.row.values,
+                         "why": why(r, final)})
+        groups.append({"phase": g.phase, "name": g.name, "rows": rows,
+                       "matches": [match_view(site, res, m) for m in gm.matches]})
+    rounds = []
+    for ph in st.phases:
+        for rnd in ph.rounds:
+            rounds.append({"name": rnd.name, "for_place": rnd.for_place, "places": rnd.places,
+                           "matches": [match_view(site, res, m) for m in rnd.matches]})
+    pairs = []
+    for p in res.pairs:
+        row = place_row(p, "duplas")
+        team = res.pair_team.get(p.key)
+        row.update(name=site.pair_name(p.key), url=site.pair_url(p.key),
+                   team=st.teams[team].name if team else "", **p.row.values)
+        row["rp"] = p.points
+        pairs.append(row)
+    draws = [{"members": ", ".join(st.teams[m].name if isinstance(m, str) else site.pair_name(m)
+                                   for m in d.order), "note": d.note} for d in st.draws]
+    return {"stage": st, "season": sr.season, "status": STATUS[st.status], "classification": classification,
+            "computed": computed, "override": st.override, "groups": groups, "rounds": rounds, "pairs": pairs,
+            "draws": draws, "host": site.club_name(st.host) if st.host else None,
+            "host_url": site.club_url(st.host) if st.host else None,
+            "points_table": st.config.ranking_points, "final": final, "source": site.source(st.mark),
+            "disqualified": st.disqualified,
+            "news": [n for n in site.league.news if n.stage == st.id and (n.season in (None, st.season))]}
+
+
+def season_view(site: Site, sr: SeasonResult) -> dict:
+    stages = sr.stages
+    final_ids = [r.stage.id for r in stages if r.stage.is_final]
+    clubs = [{"pos": pos_text(e.position, e.tied), "name": site.club_name(e.key), "url": site.club_url(e.key),
+              "points": e.points, "stages": e.stages, "places": e.places,
+              "why": "empate" if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+             for e in sr.clubs]
+    pairs = [{"pos": pos_text(e.position, e.tied), "name": site.pair_name(e.key), "url": site.pair_url(e.key),
+              "points": e.points, "stages": e.stages, "places": e.places,
+              "why": "empate" if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+             for e in sr.pairs]
+    return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
+            "clubs": clubs, "pairs": pairs}
+
+
+def render_site(results: Results, templates: Path | None = None) -> dict[str, str | bytes]:
+    templates = Path(templates) if templates else default_templates()
+    env = _env(templates)
+    site = Site(results)
+    league = results.league
+    files: dict[str, str | bytes] = {}
+    css = (templates / "static" / "style.css").read_bytes()
+    css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
+    files[css_name] = css
+    seasons = results.seasons
+    current = results.current
+    updated = max((st.date for sr in seasons for st in sr.season.stages if st.status != "scheduled"),
+                  default=None)
+    nav = [{"title": "Início", "url": site.url()}]
+    for sr in reversed(seasons[-3:]):
+        nav.append({"title": f"Temporada {sr.season.year}", "url": site.season_url(sr.season.year)})
+    nav += [{"title": "Clubes", "url": site.url("clubes")}, {"title": "Jogadores", "url": site.url("jogadores")},
+            {"title": "Notícias", "url": site.url("noticias")}]
+    nav += [{"title": p.title, "url": site.url(p.slug)} for p in league.pages]
+    common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
+              "explain": explain}
+    urls: list[str] = []
+
+    def page(path: str, template: str, **ctx):
+        html = env.get_template(template).render(**common, **ctx, page_path=path)
+        files[path] = html
+        if path.endswith("index.html"):
+            urls.append(path[: -len("index.html")])
+
+    # home
+    latest = [r for sr in seasons for r in sr.stages if r.stage.status != "scheduled"]
+    latest.sort(key=lambda r: (r.stage.date, r.stage.id), reverse=True)
+    upcoming = [r.stage for sr in seasons for r in sr.stages if r.stage.status == "scheduled"]
+    page("index.html", "index.html", current=season_view(site, current) if current else None,
+         latest=[{"stage": r.stage, "top": [(p, r.stage.teams[p.key].name) for p in r.classification[:3]],
+                  "status": STATUS[r.stage.status]} for r in latest[:3]],
+         upcoming=upcoming, news=league.news[:5], title=league.name)
+    for sr in seasons:
+        sv = season_view(site, sr)
+        page(f"{sr.season.year}/index.html", "season.html", **sv, title=sr.season.title)
+        for res in sr.stages:
+            page(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html", **stage_view(site, sr, res),
+                 title=f"{res.stage.name} — {sr.season.title}")
+        try:
+            from league.quatrilho import render_pages as q_pages
+        except ImportError:  # pragma: no cover
+            q_pages = None
+        if q_pages and sr.championships:
+            for path, template, ctx in q_pages(site, sr):
+                page(path, template, **ctx)
+    # clubs
+    clubs = sorted(league.clubs.values(), key=lambda c: c.name.lower())
+    page("clubes/index.html", "clubs.html", clubs=clubs, title="Clubes")
+    for c in clubs:
+        history = []
+        for sr in seasons:
+            entry = next((e for e in sr.clubs if e.key == c.id), None)
+            stages = []
+            for res in sr.stages:
+                for p in res.classification:
+                    if res.stage.teams[p.key].club == c.id:
+                        stages.append({"stage": res.stage, "team": res.stage.teams[p.key].name,
+                                       "team_url": site.team_url(p.key), "pos": pos_text(p.position, p.tied),
+                                       "points": p.points, "how": place_how(res, p)})
+            if entry or stages:
+                history.append({"season": sr.season, "entry": entry, "stages": stages,
+                                "pos": pos_text(entry.position, entry.tied) if entry else None})
+        players = sorted((p for p in league.players.values() if p.club == c.id), key=lambda p: p.name)
+        page(f"clubes/{c.id}/index.html", "club.html", club=c, history=history, players=players,
+             teams=sorted(site.club_teams.get(c.id, ())), title=c.name)
+    # teams
+    for tid, hist in sorted(site.team_hist.items()):
+        rows = []
+        for sr, res, p in hist:
+            row = next((r for g in res.groups for r in g.ranked if r.key == tid), None)
+            allm = [m for m in res.stage.matches if tid in (m.home, m.away)]
+            rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                         "points": p.points, "how": place_how(res, p),
+                         "record": f"{sum(1 for m in allm if m.winner == tid)}V "
+                                   f"{sum(1 for m in allm if m.winner != tid)}D",
+                         "squad": [(site.pair_name(x), site.pair_url(x)) for x in res.stage.teams[tid].pairs if x]})
+        team = hist[-1][1].stage.teams[tid]
+        page(f"equipes/{tid}/index.html", "team.html", team=team, club_name=site.club_name(team.club),
+             club_url=site.club_url(team.club), rows=rows, title=team.name)
+    # pairs
+    for pair, hist in sorted(site.pair_hist.items()):
+        rows = []
+        for sr, res, p in hist:
+            team = res.pair_team.get(pair)
+            rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                         "team": res.stage.teams[team].name if team else "",
+                         "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
+        annual = []
+        for sr in seasons:
+            e = next((e for e in sr.pairs if e.key == pair), None)
+            if e:
+                annual.append({"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points})
+        page(f"duplas/{pair_slug(pair)}/index.html", "pair.html", pair=pair, name=site.pair_name(pair),
+             players=[(site.player_name(x), site.player_url(x)) for x in pair], rows=rows, annual=annual,
+             title=site.pair_name(pair))
+    # players
+    players = sorted(league.players.values(), key=lambda p: p.name.lower())
+    page("jogadores/index.html", "players.html", players=players, title="Jogadores")
+    for pl in players:
+        pairs = []
+        for pair in sorted(site.player_pairs.get(pl.id, ()), key=lambda p: site.pair_name(p)):
+            partner = pair[0] if pair[1] == pl.id else pair[1]
+            hist = site.pair_hist[pair]
+            pairs.append({"url": site.pair_url(pair), "partner": site.player_name(partner),
+                          "partner_url": site.player_url(partner), "stages": len(hist),
+                          "points": sum((p.points for _, _, p in hist), Decimal(0))})
+        stages = []
+        for pair in site.player_pairs.get(pl.id, ()):
+            for sr, res, p in site.pair_hist[pair]:
+                team = res.pair_team.get(pair)
+                stages.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                               "points": p.points, "pair_url": site.pair_url(pair),
+                               "partner": site.player_name(pair[0] if pair[1] == pl.id else pair[1]),
+                               "team": res.stage.teams[team].name if team else ""})
+        stages.sort(key=lambda s: (s["stage"].date, s["stage"].id))
+        extra = {}
+        try:
+            from league.quatrilho import player_history
+            extra["quatrilho"] = player_history(site, pl.id)
+        except ImportError:  # pragma: no cover
+            extra["quatrilho"] = []
+        page(f"jogadores/{pl.id}/index.html", "player.html", player=pl,
+             club_name=site.club_name(pl.club) if pl.club else None,
+             club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,
+             title=pl.name, **extra)
+    # pages and news
+    for p in league.pages:
+        page(f"{p.slug}/index.html", "page.html", doc=p, title=p.title)
+    page("noticias/index.html", "news_list.html", news=league.news, title="Notícias")
+    for n in league.news:
+        page(f"noticias/{n.slug}/index.html", "page.html", doc=n, title=n.title)
+    files["404.html"] = env.get_template("404.html").render(**common, title="Página não encontrada",
+                                                            page_path="404.html")
+    base = league.base_url.rstrip("/")
+    origin = f"{urlparse(league.base_url).scheme}://{urlparse(league.base_url).netloc}" if "://" in base else ""
+    files["sitemap.xml"] = env.get_template("sitemap.xml").render(urls=sorted(origin + site.root + u for u in urls
+                                                                              if True) if origin else
+                                                                  sorted(site.root + u for u in urls))
+    files["robots.txt"] = f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n"
+    return files
