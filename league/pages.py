@@ -14,6 +14,7 @@ from league.errors import SourceMark
 from league.validate import validate
 from league.yamlio import parse_yaml, read_text
 
+RESERVED_SLUGS = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index"}
 _NEWS_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h2", "h3",
                 "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
@@ -81,6 +82,10 @@ def load_pages(loader, league) -> None:
                                        "acrescente date: AAAA-MM-DD ou nomeie o arquivo AAAA-MM-DD-titulo.md")
                     continue
             if not loader.check_slug(stem, SourceMark(rel), "nome de arquivo"):
+                continue
+            if not is_news and (stem in RESERVED_SLUGS or stem.isdigit()):
+                loader.diags.error(SourceMark(rel), f"o nome de página \"{stem}\" é reservado pelo site",
+                                   f"renomeie o arquivo, ex.: pages/{stem}-info.md")
                 continue
             page = Page(slug=stem, title=meta.title, html=render_markdown(body, league.allow_html), date=date,
                         season=str(meta.season) if meta.season is not None else None, stage=meta.stage,

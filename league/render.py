@@ -120,7 +120,10 @@ def place_how(res: StageResult, p: Place) -> str:
     if p.how == "placement":
         rnd = next((r for ph in st.phases for r in ph.rounds if r.for_place and
                     any(p.key in (m.home, m.away) for m in r.matches)), None)
-        return rnd.name if rnd else "disputa de colocação"
+        if not rnd:
+            return "disputa de colocação"
+        won = any(m.winner == p.key for m in rnd.matches)
+        return f"{rnd.name}: {'venceu' if won else 'perdeu'}"
     if p.how == "knockout":
         elim = p.row.get("eliminated_in") if p.row else None
         rnd = next((r for ph in st.phases for r in ph.rounds if r.index == elim), None)
@@ -369,6 +372,8 @@ def render_site(results: Results, templates: Path | None = None) -> dict[str, st
              title=pl.name, **extra)
     # pages and news
     for p in league.pages:
+        if p.slug in RESERVED or p.slug.isdigit():
+            continue  # reported by the loader
         page(f"{p.slug}/index.html", "page.html", doc=p, title=p.title)
     page("noticias/index.html", "news_list.html", news=league.news, title="Notícias")
     for n in league.news:
