@@ -135,16 +135,14 @@ def place_how(res: StageResult, p: Place) -> str:
     return ""
 
 
-def why(p, final: bool, what: str = "equipes", tie_note: bool = True) -> str | None:
-    """Why this line is above the next, or that it is tied."""
+def why(p, final: bool, what: str = "equipes", obvious: tuple = ()) -> str | None:
+    """Why this line is above the next, or that it is tied; nothing when the first criterion decided
+    (more wins is self-explanatory) or for the classification's own leading keys."""
     if getattr(p, "tied", False):
-        return tie_text(final, tie_note)
-    if p.boundary is not None and p.boundary.key not in ("wins", "points", "net", "group_position",
-                                                          "eliminated_in"):
-        return explain(p.boundary, what)
-    if p.boundary is not None and p.boundary.key in ("points", "wins") and what != "duplas":
-        return explain(p.boundary, what)
-    return None
+        return tie_text(final, True)
+    if p.boundary is None or p.boundary.key in obvious or p.boundary.key in ("group_position", "eliminated_in"):
+        return None
+    return explain(p.boundary, what)
 
 
 def match_view(site: Site, res: StageResult, m) -> dict:
@@ -177,8 +175,9 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
     final = st.is_final
 
     def place_row(p: Place, what="equipes"):
+        first = st.config.team_tiebreaks[:1] if what == "equipes" else st.config.pair_tiebreaks[:1]
         return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
-                "why": why(p, final, what), "how": place_how(res, p) if what == "equipes" else "",
+                "why": why(p, final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
                 "disqualified": p.disqualified}
 
     classification = []
@@ -198,7 +197,7 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
         for r in g.ranked:
             rows.append({"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
                          "team_url": site.team_url(r.key), **r.row.values,
-                         "why": why(r, final)})
+                         "why": why(r, final, "equipes", tuple(st.config.team_tiebreaks[:1]))})
         groups.append({"phase": g.phase, "name": g.name, "rows": rows,
                        "matches": [match_view(site, res, m) for m in gm.matches]})
     rounds = []
