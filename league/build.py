@@ -32,17 +32,20 @@ def check(content: Path, strict: bool = False) -> BuildReport:
     return BuildReport(results, diags)
 
 
-def render_files(results: Results, templates: Path | None = None) -> dict[str, str | bytes]:
+def render_files(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {}
     files.update(api_files(results))
     from league.render import render_site
-    files.update(render_site(results, templates))
+    files.update(render_site(results, templates, draft=draft))
     return files
 
 
-def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None) -> BuildReport:
+def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
+          draft: bool = False) -> BuildReport:
+    """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
+    (banner, noindex, robots Disallow) for pull-request deploy previews."""
     report = check(content, strict)
-    files = render_files(report.results, templates)
+    files = render_files(report.results, templates, draft=draft)
     from league.writer import write_site
     report.files = write_site(files, out)
     return report

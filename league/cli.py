@@ -32,13 +32,13 @@ def main() -> None:
 @click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
 @click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
 @click.option("--strict", is_flag=True, help="Avisos contam como erros.")
-@click.option("--draft", is_flag=True, help="Inclui etapas agendadas e em andamento (padrão: já incluídas).")
+@click.option("--draft", is_flag=True, help="Prévia: faixa de rascunho em cada página e nada indexável.")
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league.build import build as do_build
     try:
-        report = do_build(content, out, strict=strict, templates=templates)
+        report = do_build(content, out, strict=strict, templates=templates, draft=draft)
     except LeagueError as exc:
         _print_diags(exc.diagnostics, "text")
         n = sum(1 for d in exc.diagnostics if d.level == "error")

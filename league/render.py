@@ -239,7 +239,7 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
             "clubs": clubs, "pairs": pairs}
 
 
-def render_site(results: Results, templates: Path | None = None) -> dict[str, str | bytes]:
+def render_site(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
     templates = Path(templates) if templates else default_templates()
     env = _env(templates)
     site = Site(results)
@@ -259,7 +259,7 @@ def render_site(results: Results, templates: Path | None = None) -> dict[str, st
             {"title": "Notícias", "url": site.url("noticias")}]
     nav += [{"title": p.title, "url": site.url(p.slug)} for p in league.pages]
     common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
-              "explain": explain}
+              "explain": explain, "draft": draft}
     urls: list[str] = []
 
     def page(path: str, template: str, **ctx):
@@ -384,5 +384,6 @@ def render_site(results: Results, templates: Path | None = None) -> dict[str, st
     files["sitemap.xml"] = env.get_template("sitemap.xml").render(urls=sorted(origin + site.root + u for u in urls
                                                                               if True) if origin else
                                                                   sorted(site.root + u for u in urls))
-    files["robots.txt"] = f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n"
+    files["robots.txt"] = ("User-agent: *\nDisallow: /\n" if draft else
+                           f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n")
     return files
