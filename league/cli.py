@@ -71,3 +71,6 @@ def check(content: Path, fmt: str, strict: bool) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+from league.schema_cli import schema  # noqa: E402
+main.add_command(schema)
