@@ -848,7 +848,7 @@ def notes_etapa_1(st, res):
     val = "pair_points_balance" if dec_last == "pair_points_balance" else "pontinhos_balance"
     n[("phase", "Fase final")] = [
         "Quem não foi às quartas (item 11): primeiro os 3ºs colocados (9º a 12º lugar),",
-        "depois os 4ºs (13º a 16º), pelos critérios do item 10.1 sobre os jogos da etapa.",
+        "depois os 4ºs (13º a 16º), pelos critérios do item 10.1 sobre os confrontos da etapa.",
         "Terceiros: Mourãoense, 2 vitórias, 9º. Beira-Rio (Grupo A) e Cidade Alta (Grupo B):",
         "1 vitória e 7 pontos cada, e não se enfrentaram (o confronto direto não decide);",
         f"decide o saldo dos pontos das duplas: Beira-Rio {sgn(br['pair_points_balance'])},"
@@ -870,7 +870,7 @@ def notes_etapa_2(st, res):
         "a Três Fronteiras (Pé Vermelho 3x2, Siqueirense 4x1, Querência 5x0) e, entre si,",
         "ganharam uma cada: Pé Vermelho 4x1 Querência, Querência 3x2 Siqueirense,",
         "Siqueirense 3x2 Pé Vermelho.",
-        "Confronto direto entre as três (1 vitória cada), pontos nesses três jogos:",
+        "Confronto direto entre as três (1 vitória cada), pontos nesses três confrontos:",
         "  Pé Vermelho 4 + 2 = 6; Siqueirense 2 + 3 = 5; Querência 1 + 3 = 4.",
         "Classificação: Pé Vermelho 1º, Siqueirense 2º, Querência 3º (fora das quartas).",
     ]
@@ -886,13 +886,13 @@ def notes_etapa_3(st, res):
     n["top"] = ["Interclubes de Truco 2026 — 3ª Etapa, Maringá (sede: CTG Querência Maringá)."]
     n[("phase", "Fase final")] = [
         "Nesta etapa não houve semifinal do 5º ao 8º: os perdedores das quartas ficam",
-        "do 5º ao 8º lugar pelos critérios do item 10.1 sobre todos os seus jogos da etapa",
+        "do 5º ao 8º lugar pelos critérios do item 10.1 sobre todos os seus confrontos da etapa",
         "(ver o sorteio no fim do arquivo).",
     ]
     cl = res["classification"]
     crow = cl["rows"]
     L = ["princesa", "siqueirense", "querencia", "pe-vermelho"]
-    lines = ["Sorteio (item 10.1, último critério). Perdedores das quartas, nos 4 jogos da etapa:"]
+    lines = ["Sorteio (item 10.1, último critério). Perdedores das quartas, nos 4 confrontos da etapa:"]
     for t in L:
         r = crow[t]
         lines.append(f"  {SHORT[t] + ':':<13} {r['wins']} vitórias, {r['points']:>2} pontos, saldo das duplas "
@@ -922,7 +922,7 @@ def notes_etapa_4(st, res):
 
 def notes_etapa_5(st, res):
     n = {"top": ["Interclubes de Truco 2026 — 5ª Etapa, Ponta Grossa (sede: Clube Princesa dos Campos).",
-                 "Em andamento: fase de grupos na 3ª rodada; os jogos ainda não disputados",
+                 "Em andamento: fase de grupos na 3ª rodada; os confrontos ainda não disputados",
                  "entram aqui quando as súmulas chegarem."]}
     for gname, teams, ms in st.groups:
         played = {frozenset((m.home, m.away)) for m in ms}
