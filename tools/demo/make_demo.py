@@ -4,7 +4,9 @@ the committed content files are the product, this script only records how they w
 
 The design is data at the top of this file: clubs and players, the squads of every stage and how
 they change, the group draw, the result of every match (boards won by the home team), and the
-scenarios the demo must show (see the brief in the commit message and the comments it writes).
+scenarios the demo must show (`scenario_checks`; the worked examples it writes as YAML comments
+are in the `notes_etapa_*` functions). Pages and news under content/pages and content/news are
+written by hand and are not touched.
 For each stage the script draws the details that the design leaves open (which boards each side
 won, 2x0 or 2x1, the pontinhos of every game, when a sixth pair plays) from a seeded RNG, and keeps
 the first draw for which tools/demo/check_demo.py finds: the intended group orders, the scenario
