@@ -74,3 +74,6 @@ if __name__ == "__main__":  # pragma: no cover
 
 from league.schema_cli import schema  # noqa: E402
 main.add_command(schema)
+
+from league.new_cli import new  # noqa: E402
+main.add_command(new)
