@@ -77,3 +77,6 @@ main.add_command(schema)
 
 from league.new_cli import new  # noqa: E402
 main.add_command(new)
+
+from league.diff import diff_cmd  # noqa: E402
+main.add_command(diff_cmd)

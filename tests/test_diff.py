@@ -1,0 +1,181 @@
+"""`league diff REV`: in a real git repository, one changed board moves teams in the group, the stage
+classification and the annual club ranking, and the diff says so in Portuguese lines and in Markdown."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from league.cli import main
+from tests.util import boards_for, squad, write_content
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git não está instalado")
+
+CLUBS = ["aa", "bb", "cc"]
+
+
+def stage(bb_cc_home_wins: int = 3, status: str = "final") -> str:
+    """aa beats bb and cc; bb–cc decides 2nd and 3rd."""
+    return f"""\
+    name: 1ª Etapa
+    date: 2026-03-14
+    status: {status}
+    teams: {{aa: {squad("aa")}, bb: {squad("bb")}, cc: {squad("cc")}}}
+    phases:
+      - name: Fase de grupos
+        groups:
+          Grupo A:
+            teams: [aa, bb, cc]
+            matches:
+              - {{home: aa, away: bb, boards: {boards_for(3)}}}
+              - {{home: aa, away: cc, boards: {boards_for(4)}}}
+              - {{home: bb, away: cc, boards: {boards_for(bb_cc_home_wins)}}}
+    """
+
+
+def git(repo: Path, *args: str) -> str:
+    res = subprocess.run(["git", "-c", "user.name=Editora", "-c", "user.email=editora@example.org",
+                          "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
+                         cwd=repo, capture_output=True, text=True, check=True)
+    return res.stdout
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture
+def repo(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    content = write_content(repo, {"etapa-1": stage()}, clubs=CLUBS)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "etapa 1")
+    return repo
+
+
+def write_stage(repo: Path, text: str, sid: str = "etapa-1") -> None:
+    import textwrap
+    (repo / "content" / "seasons" / "2026" / "truco" / f"{sid}.yaml").write_text(textwrap.dedent(text),
+                                                                                encoding="utf-8")
+
+
+def test_one_changed_board_moves_group_stage_and_annual_ranking(repo):
+    write_stage(repo, stage(bb_cc_home_wins=2))  # one board of bb–cc now won by cc: cc wins the match
+    res = run("diff", "HEAD", "--content", repo / "content")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    head = git(repo, "rev-parse", "--short", "HEAD").strip()
+    assert out.startswith(f"Classificações: HEAD ({head}) → árvore de trabalho, {repo / 'content'}/\n")
+    assert "\nTemporada 2026 — ranking de clubes\n" \
+           "  Clube CC: 3º → 2º no ranking de clubes (+4 pts)\n" \
+           "  Clube BB: 2º → 3º no ranking de clubes (−4 pts)\n" in out
+    assert "\n1ª Etapa (2026) — classificação\n" \
+           "  Clube CC: 3º → 2º na classificação da 1ª Etapa (+4 pts)\n" \
+           "  Clube BB: 2º → 3º na classificação da 1ª Etapa (−4 pts)\n" in out
+    # boards won 3 → 4; every board 12-5 12-5 is worth 3 pair points and 14 pontinhos
+    assert "\n1ª Etapa (2026) — Grupo A\n" \
+           "  Clube CC: 3º → 2º no Grupo A da 1ª Etapa (+1 pt, vitórias 0 → 1, saldo de duplas −12 → −6, " \
+           "saldo de pontinhos −56 → −28)\n" \
+           "  Clube BB: 2º → 3º no Grupo A da 1ª Etapa (−1 pt, vitórias 1 → 0, saldo de duplas 0 → −6, " \
+           "saldo de pontinhos 0 → −28)\n" in out
+    assert "Clube AA" not in out  # aa did not move and its numbers did not change
+    # the pairs of board 3 swap places; places 5–11 are shared: (6+4+3+2+0+0+0)/7 = 2,14 points
+    assert "\n1ª Etapa (2026) — duplas\n" \
+           "  Jogador cc-3a + Jogador cc-3b: 12º (empate) → 5º (empate) na classificação de duplas da 1ª Etapa " \
+           "(+2,14 pts, pontos de dupla 0 → 3, vitórias 0 → 1, saldo de duplas −6 → 0, saldo de pontinhos −28 → 0)\n" \
+           in out
+    assert "  Jogador bb-3a + Jogador bb-3b: 5º (empate) → 12º (empate) no ranking de duplas (−2,14 pts)\n" in out
+    assert out.endswith("\n10 mudança(s) em 5 tabela(s).\n")
+
+
+def test_markdown_for_a_pull_request_comment(repo):
+    write_stage(repo, stage(bb_cc_home_wins=2))
+    res = run("diff", "HEAD", "--content", repo / "content", "--format", "markdown")
+    assert res.exit_code == 0, res.output
+    md = res.output
+    head = git(repo, "rev-parse", "--short", "HEAD").strip()
+    assert md.startswith(f"### Classificações: `HEAD` (`{head}`) → esta versão\n")
+    assert "**Temporada 2026 — ranking de clubes**\n\n| | antes | depois | mudança |\n|---|---|---|---|\n" \
+           "| Clube CC | 3º | **2º** | +4 pts |\n| Clube BB | 2º | **3º** | −4 pts |\n" in md
+    assert "<details><summary>1ª Etapa (2026) — Grupo A — 2 mudança(s)</summary>" in md
+    assert md.rstrip().endswith("Gerado por `league diff`.")
+
+
+def test_no_change(repo):
+    res = run("diff", "HEAD", "--content", repo / "content")
+    assert res.exit_code == 0
+    assert "Nenhuma mudança em tabelas, classificações ou rankings." in res.output
+    res = run("diff", "HEAD", "--content", repo / "content", "--format", "markdown")
+    assert "Nenhuma mudança em tabelas, classificações ou rankings." in res.output
+
+
+def test_an_older_revision_by_name(repo):
+    write_stage(repo, stage(bb_cc_home_wins=2))
+    git(repo, "commit", "-q", "-am", "corrige placar")
+    res = run("diff", "HEAD~1", "--content", repo / "content")
+    assert "Clube CC: 3º → 2º no ranking de clubes (+4 pts)" in res.output
+    assert "Nenhuma mudança" in run("diff", "HEAD", "--content", repo / "content").output
+
+
+def test_status_change_and_a_new_stage(repo):
+    write_stage(repo, stage(status="in_progress"))
+    git(repo, "commit", "-q", "-am", "em andamento")
+    write_stage(repo, stage())
+    write_stage(repo, stage().replace("1ª Etapa", "2ª Etapa").replace("2026-03-14", "2026-04-11"), "etapa-2")
+    out = run("diff", "HEAD", "--content", repo / "content").output
+    assert "\n1ª Etapa (2026) — classificação\n  1ª Etapa (2026): em andamento → encerrada\n" \
+           "  Clube AA: 1º na classificação da 1ª Etapa (+20 pts)\n" in out
+    assert "\n2ª Etapa (2026) — classificação (nova)\n  2ª Etapa (2026): encerrada\n" \
+           "  Clube AA: entra na classificação da 2ª Etapa em 1º, com 20 pts\n" in out
+    # no final stage at HEAD: nobody was in the annual ranking
+    assert "Clube AA: entra no ranking de clubes em 1º, com 40 pts" in out
+
+
+def test_content_that_fails_at_rev_is_reported_and_everything_is_new(repo):
+    write_stage(repo, stage().replace("status: final", "status: encerrada"))
+    git(repo, "commit", "-q", "-am", "quebrado")
+    write_stage(repo, stage())
+    res = run("diff", "HEAD", "--content", repo / "content")
+    assert res.exit_code == 0, res.output
+    assert "atenção: o conteúdo em HEAD tem 1 erro(s) e não pôde ser calculado; tudo aparece como novo." \
+           in res.output
+    assert "Temporada 2026 — ranking de clubes (nova)\n  Clube AA: entra no ranking de clubes em 1º, com 20 pts" \
+           in res.output
+    md = run("diff", "HEAD", "--content", repo / "content", "--format", "markdown").output
+    assert "> **Atenção:** o conteúdo em HEAD tem 1 erro(s) e não pôde ser calculado; tudo aparece como novo." in md
+
+
+def test_content_that_did_not_exist_at_rev(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "README.md").write_text("x\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "início")
+    write_content(repo, {"etapa-1": stage()}, clubs=CLUBS)
+    res = run("diff", "HEAD", "--content", repo / "content")
+    assert res.exit_code == 0, res.output
+    assert "atenção: content/ não existia em HEAD; tudo aparece como novo." in res.output
+
+
+def test_errors_in_the_working_tree_exit_1(repo):
+    write_stage(repo, stage().replace("12-5 12-5", "12-12 12-5", 1))
+    res = run("diff", "HEAD", "--content", repo / "content")
+    assert res.exit_code == 1
+    assert "content/seasons/2026/truco/etapa-1.yaml:" in res.output
+    assert "1 erro(s) no conteúdo atual: corrija-os (league check) antes de comparar." in res.output
+
+
+def test_git_problems_exit_2(repo, tmp_path):
+    res = run("diff", "nada-disso", "--content", repo / "content")
+    assert res.exit_code == 2
+    assert "erro: revisão \"nada-disso\" não encontrada no repositório" in res.output
+    elsewhere = write_content(tmp_path / "solto", {}, clubs=CLUBS)
+    res = run("diff", "HEAD", "--content", elsewhere)
+    assert res.exit_code == 2
+    assert "não está num repositório git" in res.output
