@@ -159,7 +159,8 @@ class Loader:
 
     def unknown(self, mark: SourceMark, what: str, value: Any, known, extra: str = "") -> None:
         hint = did_you_mean(value, known)
-        self.diags.error(mark, f"{what} desconhecido \"{value}\"{extra}", hint, code="unknown-id")
+        word = "desconhecida" if what.startswith("equipe") else "desconhecido"
+        self.diags.error(mark, f"{what} {word} \"{value}\"{extra}", hint, code="unknown-id")
 
     # ------------------------------------------------------------------ seasons
     def load_seasons(self, league: League) -> None:

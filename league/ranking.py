@@ -2,7 +2,7 @@
 places averaged (12.1), club score = best-placed team, pair points (12.2), annual rankings with countback."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Optional, Sequence
 
@@ -73,15 +73,36 @@ def _places_from_ranked(ranked: Sequence[Ranked], how: str, start: int = 1) -> l
                   how=how, row=r.row) for r in ranked]
 
 
-def group_tables(stage: Stage) -> tuple[list[GroupTable], dict, list]:
+def rank_without(keys, dq: set, do_rank) -> tuple[list[Ranked], list]:
+    """Rank the entries still in competition, then the disqualified ones after them (Truco 4.12): a
+    disqualified team leaves any tie it was in, so the others are ranked again without it."""
+    kept = [k for k in keys if k not in dq]
+    gone = [k for k in keys if k in dq]
+    out, ctxs = [], []
+    for part in (kept, gone):
+        if not part:
+            continue
+        ranked, ctx = do_rank(part)
+        ctxs.append(ctx)
+        if out:
+            out[-1] = replace(out[-1], decided_by=None, boundary=None)
+            ranked = [replace(r, position=r.position + len(out)) for r in ranked]
+        out += ranked
+    return out, ctxs
+
+
+def group_tables(stage: Stage) -> tuple[list[GroupTable], dict, list, set]:
     """Standings of every group (Truco 10.1); returns them, each team's (phase, position), and notes."""
     tables, positions, notes, used = [], {}, [], set()
+    dq = {d.team for d in stage.disqualified if d.team}
     for pi, phase in enumerate(stage.phases):
         for g in phase.groups:
-            ranked, ctx = rank_teams(g.teams, g.matches, stage.config.team_tiebreaks, stage.draws)
+            ranked, ctxs = rank_without(g.teams, dq, lambda keys: rank_teams(
+                keys, g.matches, stage.config.team_tiebreaks, stage.draws))
             tables.append(GroupTable(phase.name, g.name, ranked, g.mark))
-            notes += [(k, c, m, f"{phase.name} — {g.name}") for k, c, m in ctx.notes]
-            used |= ctx.used_draws
+            for ctx in ctxs:
+                notes += [(k, c, m, f"{phase.name} — {g.name}") for k, c, m in ctx.notes]
+                used |= ctx.used_draws
             for r in ranked:
                 positions[r.key] = (pi, r.position)
     return tables, positions, notes, used
@@ -124,7 +145,7 @@ def classify(stage: Stage) -> StageResult:
 
     order: list[Place] = []
     # knockout teams: placement matches fix places; the others by the round they fell in
-    rest = [t for t in ko_teams if t not in fixed_teams]
+    rest = [t for t in ko_teams if t not in fixed_teams and t not in dq_teams]
     rest_ranked = stage_rank(rest, [_Ahead("eliminated_in")], {t: {"eliminated_in": elim[t]} for t in rest},
                              "knockout") if rest else []
     rest_iter = iter(_places_from_ranked(rest_ranked, "knockout"))
@@ -147,15 +168,16 @@ def classify(stage: Stage) -> StageResult:
     filled += list(rest_iter)
     order += filled
     # teams that did not reach the knockout: group position, then the criteria over the stage
-    others = [t for t in teams if t not in ko_teams]
+    others = [t for t in teams if t not in ko_teams and t not in dq_teams]
     if others:
         extra = {t: {"group_position": (-group_pos[t][0], group_pos[t][1]) if t in group_pos else (1, 10 ** 6)}
                  for t in others}
         ranked = stage_rank(others, [_Ahead("group_position", ascending=True)], extra, "group")
         order += _places_from_ranked(ranked, "group" if groups else "standings", start=n_ko + 1)
-    # disqualified teams go last (Truco 4.12, decision: no ranking points)
+    # disqualified teams go last (Truco 4.12, decision: no ranking points), ranked among themselves
     computed = [p for p in order if p.key not in dq_teams]
-    dq = [p for p in order if p.key in dq_teams]
+    dq_keys = [t for t in teams if t in dq_teams]
+    dq = _places_from_ranked(stage_rank(dq_keys, [], {}, "disqualified"), "disqualified") if dq_keys else []
     computed = _renumber(computed) + _renumber(dq, start=len(computed) + 1, how="disqualified")
     for p in computed:
         p.disqualified = p.key in dq_teams
@@ -186,7 +208,8 @@ def classify(stage: Stage) -> StageResult:
 
 
 def _renumber(places: list[Place], start: int = 1, how: str | None = None) -> list[Place]:
-    """Positions 1.. again after entries were moved out, keeping ties shared."""
+    """Positions start.. again after entries were moved out, keeping ties shared; `tied` only where a
+    neighbour still shares the position."""
     out = []
     prev_old, prev_new = None, None
     for i, p in enumerate(places):
@@ -199,8 +222,12 @@ def _renumber(places: list[Place], start: int = 1, how: str | None = None) -> li
         if how:
             p.how = how
         out.append(p)
+    for i, p in enumerate(out):
+        p.tied = (i > 0 and out[i - 1].position == p.position) or \
+                 (i + 1 < len(out) and out[i + 1].position == p.position)
     if out:
-        out[-1].decided_by = None if how else out[-1].decided_by
+        out[-1].decided_by = None
+        out[-1].boundary = None
     return out
 
 

@@ -213,9 +213,6 @@ def test_invalid_unknown_team_suggests(tmp_path):
     assert d.hint == 'você quis dizer "serapio"?'
 
 
-@pytest.mark.xfail(reason='BUG (cosmetic pt-BR): "equipe" is feminine, the message reads "equipe desconhecido" '
-                          "(league/loader.py Loader.unknown builds f\"{what} desconhecido\" for every kind)",
-                   strict=True)
 def test_invalid_unknown_team_message_agrees_in_gender(tmp_path):
     text = group_stage(away="serapo")
     d = only(errors(tmp_path, {"etapa-1": text}, CLUBS))
