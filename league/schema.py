@@ -188,3 +188,70 @@ class PageMeta(BaseModel):
     championship: Slug | None = Field(None, description="Campeonato relacionado.")
     summary: str | None = Field(None, description="Resumo.")
     order: int | None = Field(None, description="Ordem no menu (páginas).")
+
+
+# ---------------------------------------------------------------- Quatrilho championship (data-format.md)
+
+RegNumber = Annotated[int, Field(ge=1)]
+JokerSeat = Annotated[str, StringConstraints(pattern=r"^C[0-9]+$")]
+Chips = Annotated[int, Field(ge=0)]
+
+
+class QRegistration(Strict):
+    player: Slug = Field(description="Jogador (id de players.yaml).")
+    from_round: int = Field(1, ge=1, description="Rodada em que começa a jogar: 2 para inscrição atrasada (Art. 5).")
+
+
+class QPenalty(Strict):
+    player: RegNumber = Field(description="Número de inscrição do jogador penalizado.")
+    chips: int = Field(200, ge=1, description="Fichas descontadas, não repassadas a ninguém (Art. 12, 13: 200).")
+    reason: str = Field(description="Motivo, ex.: Atraso no reinício (Art. 12).")
+
+
+class QAdjustment(Strict):
+    table: RegNumber = Field(description="Número da mesa.")
+    chips: int = Field(description="Diferença conhecida: soma contada menos soma esperada (ex.: 5 ou -5).")
+    reason: str = Field(description="Explicação, ex.: Ficha perdida, conferido pelo fiscal.")
+
+
+class QDisqualification(Strict):
+    player: RegNumber = Field(description="Número de inscrição do jogador desclassificado nesta rodada.")
+    reason: str = Field(description="Motivo, ex.: Art. 15.")
+
+
+class QRound(Strict):
+    tables: dict[RegNumber, dict[Union[RegNumber, JokerSeat], Chips | None] | None] = Field(
+        description="Mesas: número da mesa → {número do jogador: fichas contadas}. Coringas como C1, C2…; "
+                    "null = mesa sorteada e ainda não contada.")
+    seed: int | None = Field(None, description="Semente do sorteio (league draw … --seed N), para repeti-lo.")
+    rebuys: dict[RegNumber, Annotated[int, Field(ge=0)]] = Field(
+        {}, description="Reinscrições ou talhas nesta rodada: número do jogador → quantidade (Art. 15, 19).")
+    penalties: list[QPenalty] = Field([], description="Penalidades em fichas (Art. 12, 13).")
+    commission_paid: dict[RegNumber, Chips] = Field(
+        {}, description="Por mesa: fichas que a comissão pagou pela dívida de um jogador quebrado (Art. 19).")
+    adjustments: list[QAdjustment] = Field([], description="Diferenças conhecidas na soma de uma mesa.")
+    disqualified: list[QDisqualification] = Field([], description="Desclassificados nesta rodada (Art. 15, 16).")
+    absent: list[RegNumber] = Field([], description="Inscritos que não jogaram esta rodada (contam 0).")
+    note: str | None = Field(None, description="Observação.")
+
+
+class QDraw(Strict):
+    players: list[RegNumber] = Field(min_length=2, description="Números de inscrição dos jogadores empatados.")
+    order: list[RegNumber] = Field(description="Ordem decidida, do primeiro ao último.")
+    note: str | None = Field(None, description="Como foi decidido, ex.: Sorteio pela comissão (Art. 3).")
+
+
+class ChampionshipFile(Strict):
+    name: str = Field(description="Nome do campeonato, ex.: 1º Campeonato Aberto de Quatrilho de Chapecó.")
+    municipality: str | None = Field(None, description="Município (os 4 primeiros vão ao estadual, Art. 23).")
+    date: dt.date = Field(description="Data (AAAA-MM-DD).")
+    status: Literal["scheduled", "in_progress", "final"] = Field(
+        description="scheduled (agendado), in_progress (em andamento) ou final (encerrado).")
+    fee: float = Field(ge=0, description="Valor em R$ de cada inscrição e reinscrição (Art. 7), ex.: 50.00.")
+    prizes: dict[RegNumber, Annotated[float, Field(gt=0, le=100)]] = Field(
+        {}, description="Prêmio em % do valor das inscrições por colocação: {1: 25, 2: 15, …} (Art. 23).")
+    players: dict[RegNumber, Union[Slug, QRegistration]] = Field(
+        description="Inscritos: número de inscrição → id do jogador, ou {player, from_round} (Art. 5, 6).")
+    rounds: list[QRound] = Field([], description="Rodadas, em ordem (Art. 10).")
+    draws: list[QDraw] = Field([], description="Sorteios ou decisões da comissão para empates (Art. 3, 22).")
+    note: str | None = Field(None, description="Observação.")
