@@ -80,3 +80,6 @@ main.add_command(new)
 
 from league.diff import diff_cmd  # noqa: E402
 main.add_command(diff_cmd)
+
+from league.quatrilho_cli import draw  # noqa: E402
+main.add_command(draw)
