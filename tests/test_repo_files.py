@@ -1,0 +1,164 @@
+"""Repository integration: netlify.toml builds and publishes the site with safe headers and caching, and the
+GitHub workflow checks the content and runs the tests on every pull request."""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from league.build import build
+from tests.util import boards_for, squad, write_content
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def netlify() -> dict:
+    with open(REPO / "netlify.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+@pytest.fixture(scope="module")
+def workflow() -> dict:
+    return yaml.safe_load((REPO / ".github" / "workflows" / "check.yml").read_text(encoding="utf-8"))
+
+
+def headers_for(netlify: dict, path: str) -> dict:
+    rules = [h for h in netlify["headers"] if h["for"] == path]
+    assert len(rules) == 1, path
+    return rules[0]["values"]
+
+
+def csp(netlify: dict) -> dict[str, list[str]]:
+    policy = headers_for(netlify, "/*")["Content-Security-Policy"]
+    out = {}
+    for part in filter(None, (p.strip() for p in policy.split(";"))):
+        name, *sources = part.split()
+        out[name] = sources
+    return out
+
+
+def python_version() -> str:
+    with open(REPO / "pyproject.toml", "rb") as fh:
+        spec = tomllib.load(fh)["project"]["requires-python"]
+    return re.fullmatch(r">=\s*(\d+\.\d+)", spec).group(1)
+
+
+# ---------------------------------------------------------------- netlify.toml
+
+def test_netlify_builds_the_site_and_publishes_site_dir(netlify):
+    assert netlify["build"]["command"] == "pip install . && league build"
+    assert netlify["build"]["publish"] == "site"
+    assert netlify["build"]["environment"]["PYTHON_VERSION"] == python_version()
+
+
+def test_netlify_deploy_previews_are_drafts(netlify):
+    for context in ("deploy-preview", "branch-deploy"):
+        assert netlify["context"][context]["command"] == "pip install . && league build --draft"
+    assert "production" not in netlify.get("context", {})  # production uses [build]
+
+
+def test_content_security_policy_allows_only_the_site_itself(netlify):
+    policy = csp(netlify)
+    assert policy["default-src"] == ["'self'"]
+    for directive in ("script-src", "style-src", "img-src", "font-src", "connect-src"):
+        assert policy[directive] == ["'self'"], directive
+    assert policy["object-src"] == ["'none'"]
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert policy["base-uri"] == ["'self'"] and policy["form-action"] == ["'self'"]
+    for directive, sources in policy.items():
+        for src in sources:
+            assert src in ("'self'", "'none'"), f"{directive} {src}: só a própria origem"
+
+
+def test_security_headers(netlify):
+    h = headers_for(netlify, "/*")
+    assert h["X-Content-Type-Options"] == "nosniff"
+    assert h["X-Frame-Options"] == "DENY"
+    assert h["Referrer-Policy"] == "strict-origin-when-cross-origin"
+    assert h["Strict-Transport-Security"].startswith("max-age=31536000")
+    assert "camera=()" in h["Permissions-Policy"]
+
+
+def test_cache_headers(netlify):
+    static = headers_for(netlify, "/static/*")["Cache-Control"]
+    assert static == "public, max-age=31536000, immutable"
+    api = headers_for(netlify, "/api/*")["Cache-Control"]
+    assert "max-age=300" in api and "immutable" not in api
+
+
+def test_built_site_fits_the_headers(tmp_path):
+    """What the headers promise holds for a real build: every file under static/ has a content hash in its
+    name (so `immutable` is safe), and no page needs inline script, inline style or another origin (so the
+    CSP breaks nothing)."""
+    stage = f"""\
+    name: 1ª Etapa
+    date: 2026-03-14
+    status: final
+    teams: {{aa: {squad("aa")}, bb: {squad("bb")}}}
+    phases:
+      - name: Fase de grupos
+        groups:
+          Grupo A:
+            teams: [aa, bb]
+            matches:
+              - {{home: aa, away: bb, boards: {boards_for(3)}}}
+    """
+    content = write_content(tmp_path, {"etapa-1": stage}, clubs=["aa", "bb"])
+    out = tmp_path / "site"
+    build(content, out)
+    static = [p for p in (out / "static").rglob("*") if p.is_file()]
+    assert static
+    for p in static:
+        assert re.search(r"\.[0-9a-f]{8,}\.[a-z0-9]+$", p.name), f"{p.name} sem hash no nome: não pode ser immutable"
+    pages = list(out.rglob("*.html"))
+    assert pages
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        rel = page.relative_to(out)
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), f"{rel}: script inline"
+        assert "<style" not in html and not re.search(r"\sstyle=", html), f"{rel}: estilo inline"
+        assert not re.search(r"\son[a-z]+=", html), f"{rel}: evento inline"
+        for m in re.finditer(r'\s(?:src|href)="(https?:)?//([^"/]+)', html):
+            assert False, f"{rel}: recurso de outra origem {m.group(0)}"
+
+
+# ---------------------------------------------------------------- .github/workflows/check.yml
+
+def steps(workflow: dict) -> list[dict]:
+    (job,) = workflow["jobs"].values()
+    return job["steps"]
+
+
+def test_workflow_runs_on_pull_requests(workflow):
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads the key `on` as true
+    assert "pull_request" in triggers
+    assert workflow["permissions"] == {"contents": "read"}
+
+
+def test_workflow_checks_content_and_runs_tests(workflow, netlify):
+    s = steps(workflow)
+    uses = [st.get("uses", "") for st in s]
+    runs = [st.get("run", "") for st in s]
+    assert any(u.startswith("actions/checkout@") for u in uses)
+    setup = next(st for st in s if st.get("uses", "").startswith("actions/setup-python@"))
+    assert str(setup["with"]["python-version"]) == netlify["build"]["environment"]["PYTHON_VERSION"]
+    install = runs.index("pip install -e '.[test]'")
+    check = runs.index("league check --format github")
+    tests = runs.index("python -m pytest")
+    assert uses.index(setup["uses"]) < install < check < tests
+    assert s[tests].get("if") == "${{ !cancelled() }}"  # tests run even when the content check fails
+    assert "continue-on-error" not in s[check]
+
+
+def test_workflow_summarises_the_ranking_changes_for_the_reviewer(workflow):
+    s = steps(workflow)
+    diff = next(st for st in s if "league diff" in st.get("run", ""))
+    assert diff["if"] == "github.event_name == 'pull_request'"
+    assert diff["run"] == 'league diff "origin/$BASE_REF" --format markdown >> "$GITHUB_STEP_SUMMARY"'
+    assert diff["env"]["BASE_REF"] == "${{ github.base_ref }}"  # through env, never pasted into the script
+    checkout = next(st for st in s if st.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0  # the base branch must be there for league diff
