@@ -47,6 +47,7 @@ class Table:
     status: Optional[str] = None     # a stage's or championship's status
     status_label: str = ""           # "1ª Etapa"
     detail: bool = False             # group standings and pair tables: folded in Markdown
+    ranked: bool = True              # False: a list whose order is not a ranking (state qualifiers)
 
 
 def _pos(e: Entry) -> str:
@@ -63,6 +64,13 @@ def _num(v: Any) -> str:
             return str(int(v))
         return f"{v:.2f}".replace(".", ",")
     return str(v)
+
+
+def _money(v: Any) -> str:
+    if not isinstance(v, (int, float, Decimal)):
+        return "?"
+    q = Decimal(str(v)).quantize(Decimal("0.01"))
+    return "R$ " + f"{q:,.2f}".replace(",", " ").replace(".", ",").replace(" ", ".")
 
 
 def _signed(v: Any) -> str:
@@ -162,7 +170,8 @@ def _quatrilho_tables(sr, api: dict, players: dict) -> list[Table]:
     """Championship classifications and state qualifiers, read from the JSON API (outputs.md)."""
     year = sr.season.year
     out = []
-    for ch in sr.championships:
+    for res in sr.championships:
+        ch = getattr(res, "championship", res)  # a championship result, or the championship itself
         text = api.get(f"api/{year}/quatrilho/{ch.id}.json")
         if not text:
             continue
@@ -170,7 +179,7 @@ def _quatrilho_tables(sr, api: dict, players: dict) -> list[Table]:
         name = getattr(ch, "name", ch.id)
         where = f"no {name}" if "campeonato" in name.lower() else f"no campeonato {name}"
         t = Table(("championship", year, ch.id), f"{name} ({year}) — classificação", where,
-                  (("net", "pts"), ("prize", "prêmio R$")), status=data.get("status"),
+                  (("net", "pts"), ("prize", "prêmio")), status=data.get("status"),
                   status_label=f"{name} ({year})")
         for e in data.get("classification", []):
             key = e.get("player")
@@ -180,10 +189,13 @@ def _quatrilho_tables(sr, api: dict, players: dict) -> list[Table]:
     text = api.get(f"api/{year}/quatrilho/qualifiers.json")
     if text:
         t = Table(("qualifiers", year), f"Temporada {year} — classificados ao estadual do Quatrilho",
-                  "nos classificados ao estadual", ())
-        for i, e in enumerate(json.loads(text).get("qualifiers", []), 1):
+                  "nos classificados ao estadual", (), ranked=False)
+        names = {getattr(r, "championship", r).id: getattr(getattr(r, "championship", r), "name", "")
+                 for r in sr.championships}
+        for e in json.loads(text).get("qualifiers", []):
             key = e["player"]
-            t.entries[key] = Entry(key, players.get(key, key), i, False, {})
+            label = f"{players.get(key, key)} ({e['position']}º, {names.get(e['championship']) or e['championship']})"
+            t.entries[key] = Entry(key, label, e["position"], False, {})
         out.append(t)
     return out
 
@@ -224,6 +236,8 @@ def _values_text(table: Table, old: Optional[Entry], new: Entry) -> str:
             continue
         elif metric.endswith("balance"):
             parts.append(f"{label} {_signed(a)} → {_signed(b)}")
+        elif metric == "prize":
+            parts.append(f"{label} {_money(a)} → {_money(b)}")
         else:
             parts.append(f"{label} {_num(a)} → {_num(b)}")
     return ", ".join(parts)
@@ -237,8 +251,17 @@ def compare(old: list[Table], new: list[Table]) -> list[TableDiff]:
     for t in new:
         o = old_by.get(t.key)
         if o is None:
-            changes = [_entering(t, e) for e in t.entries.values()]
+            changes = [_entering(t, e) if t.ranked else Change(e.label, "—", "✓", "", f"{e.label}: entra {t.where}")
+                       for e in t.entries.values()]
             out.append(TableDiff(t, "new", changes, _status_note(None, t)))
+            continue
+        if not t.ranked:
+            changes = [Change(e.label, "—", "✓", "", f"{e.label}: entra {t.where}")
+                       for e in t.entries.values() if e.key not in o.entries]
+            changes += [Change(e.label, "✓", "—", "", f"{e.label}: sai {_from(t.where)}")
+                        for e in o.entries.values() if e.key not in t.entries]
+            if changes:
+                out.append(TableDiff(t, "changed", changes))
             continue
         changes, shifted = [], []
         for e in sorted(t.entries.values(), key=lambda e: (e.position, e.label)):
@@ -260,7 +283,7 @@ def compare(old: list[Table], new: list[Table]) -> list[TableDiff]:
             if prev.key not in t.entries:
                 pts = _entry_points(o, prev)
                 changes.append(Change(prev.label, _pos(prev), "—", "",
-                                      f"{prev.label}: sai {t.where} (era {_pos(prev)}" +
+                                      f"{prev.label}: sai {_from(t.where)} (era {_pos(prev)}" +
                                       (f", {pts})" if pts else ")")))
         if len(shifted) > 3:
             out_shift = [Change("", "", "", "", f"e mais {len(shifted)} que só mudaram de posição, com os mesmos "
@@ -276,6 +299,12 @@ def compare(old: list[Table], new: list[Table]) -> list[TableDiff]:
         if o.key not in new_keys:
             out.append(TableDiff(o, "removed", []))
     return out
+
+
+def _from(where: str) -> str:
+    """"no ranking de clubes" → "do ranking de clubes" (leaving a table)."""
+    first, _, rest = where.partition(" ")
+    return {"no": "do", "na": "da", "nos": "dos", "nas": "das", "em": "de"}.get(first, first) + " " + rest
 
 
 def _entering(t: Table, e: Entry) -> Change:

@@ -179,3 +179,53 @@ def test_git_problems_exit_2(repo, tmp_path):
     res = run("diff", "HEAD", "--content", elsewhere)
     assert res.exit_code == 2
     assert "não está num repositório git" in res.output
+
+
+def test_a_team_that_leaves_the_stage_leaves_the_rankings(repo):
+    write_stage(repo, f"""\
+    name: 1ª Etapa
+    date: 2026-03-14
+    status: final
+    teams: {{aa: {squad("aa")}, bb: {squad("bb")}}}
+    phases:
+      - name: Fase de grupos
+        groups:
+          Grupo A:
+            teams: [aa, bb]
+            matches:
+              - {{home: aa, away: bb, boards: {boards_for(3)}}}
+    """)
+    out = run("diff", "HEAD", "--content", repo / "content").output
+    assert "  Clube CC: sai do ranking de clubes (era 3º, 12 pts)\n" in out
+    assert "  Clube CC: sai da classificação da 1ª Etapa (era 3º, 12 pts)\n" in out
+    assert "  Clube CC: sai do Grupo A da 1ª Etapa (era 3º, 3 pts)\n" in out  # 3 boards won
+
+
+def test_quatrilho_championship_and_state_qualifiers(repo):
+    from league.new_cli import championship_skeleton
+    text = championship_skeleton("2026", "chapeco")
+    for i in range(1, 9):
+        text = text.replace(f"<jogador-{i}>", f"q-{i}")
+    text = (text.replace("<AAAA-MM-DD>", "2026-05-10").replace("<valor-da-inscricao>", "50.00")
+            .replace("status: scheduled", "status: final")
+            .replace("1: {1: <fichas>, 2: <fichas>, 3: <fichas>, 4: <fichas>}", "1: {1: 160, 2: 120, 3: 80, 4: 40}")
+            .replace("<fichas>", "100"))
+    players = repo / "content" / "players.yaml"
+    players.write_text(players.read_text(encoding="utf-8") +
+                       "".join(f"q-{i}: {{name: Quatrilheiro {i}}}\n" for i in range(1, 9)), encoding="utf-8")
+    champ = repo / "content" / "seasons" / "2026" / "quatrilho" / "chapeco.yaml"
+    champ.parent.mkdir()
+    champ.write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "quatrilho")
+    # a recount: players 1 and 4 swap their chips at table 1; prizes are % of 8 × R$ 50 (1º 25%, 8º 2%)
+    champ.write_text(text.replace("1: {1: 160, 2: 120, 3: 80, 4: 40}", "1: {1: 40, 2: 120, 3: 80, 4: 160}"),
+                     encoding="utf-8")
+    out = run("diff", "HEAD", "--content", repo / "content").output
+    name = "Campeonato Aberto de Quatrilho de Chapeco"
+    assert f"\n{name} (2026) — classificação\n" \
+           f"  Quatrilheiro 4: 8º → 1º no {name} (+120 pts, prêmio R$ 8,00 → R$ 100,00)\n" in out
+    assert f"  Quatrilheiro 1: 1º → 8º no {name} (−120 pts, prêmio R$ 100,00 → R$ 8,00)\n" in out
+    assert "\nTemporada 2026 — classificados ao estadual do Quatrilho\n" in out
+    assert f"  Quatrilheiro 4 (1º, {name}): entra nos classificados ao estadual\n" in out
+    assert f"  Quatrilheiro 1 (1º, {name}): sai dos classificados ao estadual\n" in out
