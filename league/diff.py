@@ -90,10 +90,6 @@ def _delta(old: Any, new: Any) -> Optional[Any]:
     return None
 
 
-def _pts(v: Any) -> str:
-    return f"{_num(v)} pt" + ("" if v in (1, -1) else "s")
-
-
 def _names(league) -> tuple[dict, dict]:
     clubs = {k: c.name for k, c in league.clubs.items()}
     players = {k: p.name for k, p in league.players.items()}

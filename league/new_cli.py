@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+
 import click
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
