@@ -971,7 +971,8 @@ def _round_view(site, ch: Championship, r: QRound) -> dict:
         for i, (key, chips) in enumerate(t.seats, start=1):
             if isinstance(key, str):
                 seats.append({"seat": i, "number": "", "name": f"Coringa {key}", "url": None, "joker": True,
-                              "chips": "—" if chips is None else chips, "rebuys": 0, "penalty": 0, "result": "—"})
+                              "chips": "—" if chips is None else chips, "rebuys": 0, "penalty": 0, "result": "—",
+                              "dq": False})
                 continue
             c = round_cell(ch, r, key)
             seats.append({"seat": i, "number": key, "name": site.player_name(ch.players[key].player),
