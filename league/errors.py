@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class SourceMark:
-    """A place in a content file: path relative to the content root's parent, 1-based line and column."""
+class SourceMark(NamedTuple):
+    """A place in a content file: path relative to the content root's parent, 1-based line and column.
+    (A NamedTuple: millions are made while loading, and tuples are cheap.)"""
 
     path: str
     line: int = 0

@@ -252,8 +252,11 @@ def annual_ranking(entries: dict, stage_ids: Sequence[str]) -> list[AnnualEntry]
     max_place = max((pl for e in entries.values() for pl, _ in e.values() if pl), default=0)
     for key, per_stage in entries.items():
         total = sum((pts for _, pts in per_stage.values()), Decimal(0))
-        counts = tuple(sum(1 for pl, _ in per_stage.values() if pl == p) for p in range(1, max_place + 1))
-        rows[key] = Row(key, {"points": total, "countback": counts})
+        counts = [0] * max_place
+        for pl, _ in per_stage.values():
+            if pl:
+                counts[pl - 1] += 1
+        rows[key] = Row(key, {"points": total, "countback": tuple(counts)})
     ctx = RankContext(rows=rows)
     ranked = rank(sorted(rows, key=str), [Metric("points"), Metric("countback")], ctx)
     out = []

@@ -22,7 +22,10 @@ from league.rules.truco import pair_points, pontinhos
 MONTHS = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro"]
 STATUS = {"final": "encerrada", "in_progress": "em andamento", "scheduled": "agendada"}
-RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index"}
+RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca", "pagefind"}
+# pages that pagefind indexes (data-pagefind-body), with the kind shown beside a search result
+SEARCH_KINDS = {"player.html": "Jogador", "pair.html": "Dupla", "club.html": "Clube", "team.html": "Equipe",
+                "stage.html": "Etapa", "championship.html": "Campeonato"}
 
 
 def default_templates() -> Path:
@@ -248,6 +251,9 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     css = (templates / "static" / "style.css").read_bytes()
     css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
     files[css_name] = css
+    js = (templates / "static" / "site.js").read_bytes()
+    js_name = f"static/site.{hashlib.sha256(js).hexdigest()[:10]}.js"
+    files[js_name] = js
     seasons = results.seasons
     current = results.current
     updated = max((st.date for sr in seasons for st in sr.season.stages if st.status != "scheduled"),
@@ -258,12 +264,14 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     nav += [{"title": "Clubes", "url": site.url("clubes")}, {"title": "Jogadores", "url": site.url("jogadores")},
             {"title": "Notícias", "url": site.url("noticias")}]
     nav += [{"title": p.title, "url": site.url(p.slug)} for p in league.pages]
+    nav.append({"title": "Busca", "url": site.url("busca")})
     common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
-              "explain": explain, "draft": draft}
+              "explain": explain, "draft": draft, "js": site.root + js_name}
     urls: list[str] = []
 
     def page(path: str, template: str, **ctx):
-        html = env.get_template(template).render(**common, **ctx, page_path=path)
+        html = env.get_template(template).render(**common, **ctx, page_path=path,
+                                                 search_kind=SEARCH_KINDS.get(template))
         files[path] = html
         if path.endswith("index.html"):
             urls.append(path[: -len("index.html")])
@@ -313,7 +321,6 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     for tid, hist in sorted(site.team_hist.items()):
         rows = []
         for sr, res, p in hist:
-            row = next((r for g in res.groups for r in g.ranked if r.key == tid), None)
             allm = [m for m in res.stage.matches if tid in (m.home, m.away)]
             rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                          "points": p.points, "how": place_how(res, p),
@@ -324,6 +331,10 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
         page(f"equipes/{tid}/index.html", "team.html", team=team, club_name=site.club_name(team.club),
              club_url=site.club_url(team.club), rows=rows, title=team.name)
     # pairs
+    annual_by_pair: dict = defaultdict(list)
+    for sr in seasons:
+        for e in sr.pairs:
+            annual_by_pair[e.key].append((sr, e))
     for pair, hist in sorted(site.pair_hist.items()):
         rows = []
         for sr, res, p in hist:
@@ -331,11 +342,8 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
             rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                          "team": res.stage.teams[team].name if team else "",
                          "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
-        annual = []
-        for sr in seasons:
-            e = next((e for e in sr.pairs if e.key == pair), None)
-            if e:
-                annual.append({"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points})
+        annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
+                  for sr, e in annual_by_pair.get(pair, ())]
         page(f"duplas/{pair_slug(pair)}/index.html", "pair.html", pair=pair, name=site.pair_name(pair),
              players=[(site.player_name(x), site.player_url(x)) for x in pair], rows=rows, annual=annual,
              title=site.pair_name(pair))
@@ -377,6 +385,7 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     page("noticias/index.html", "news_list.html", news=league.news, title="Notícias")
     for n in league.news:
         page(f"noticias/{n.slug}/index.html", "page.html", doc=n, title=n.title)
+    page("busca/index.html", "search.html", results_seasons=seasons, title="Busca")
     files["404.html"] = env.get_template("404.html").render(**common, title="Página não encontrada",
                                                             page_path="404.html")
     base = league.base_url.rstrip("/")
@@ -386,4 +395,5 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
                                                                   sorted(site.root + u for u in urls))
     files["robots.txt"] = ("User-agent: *\nDisallow: /\n" if draft else
                            f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n")
+    from league.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
     return files

@@ -6,6 +6,10 @@ oversized files and absurd nesting are reported as diagnostics, never guessed ar
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import os
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +96,7 @@ _TRANSLATIONS = [
      "caractere de tabulação (TAB) não é permitido no YAML", "recue as linhas com espaços, não com TAB"),
     ("found a tab character", "caractere de tabulação (TAB) não é permitido no YAML",
      "recue as linhas com espaços, não com TAB"),
-    ("mapping values are not allowed here", "\":\" inesperado nesta posição",
+    ("mapping values are not allowed", "\":\" inesperado nesta posição",
      "confira o recuo da linha; um texto com \":\" precisa estar entre aspas"),
     ("could not find expected ':'", "falta \":\" depois da chave", "escreva \"chave: valor\""),
     ("did not find expected key", "recuo inconsistente: esperava uma chave nesta posição",
@@ -108,7 +112,12 @@ _TRANSLATIONS = [
      "confira vírgulas e colchetes"),
     ("while parsing a flow", "lista ou mapa entre colchetes/chaves não foi fechado",
      "feche \"[\" com \"]\" e \"{\" com \"}\""),
+    ("exceeded maximum nesting depth", "estrutura aninhada demais",
+     "os arquivos de conteúdo têm no máximo uns 8 níveis; confira colchetes e recuo"),
 ]
+_SIMPLE_KEY_LIMIT = 1024  # libyaml: an implicit key is at most 1024 characters long
+# characters YAML does not allow in a file (YAML 1.1, 5.1): C0 controls except TAB/LF/CR, DEL, C1 except NEL
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
 
 
 def _yaml_error(exc: yaml.YAMLError, rel: str, text: str) -> tuple[SourceMark, str, str | None]:
@@ -118,24 +127,81 @@ def _yaml_error(exc: yaml.YAMLError, rel: str, text: str) -> tuple[SourceMark, s
         return smark, "YAML inválido: " + _TRANSLATIONS[0][1], _TRANSLATIONS[0][2]
     problem = (getattr(exc, "problem", None) or str(exc)).strip()
     context = (getattr(exc, "context", None) or "").strip()
+    cmark = getattr(exc, "context_mark", None)
+    if "could not find expected ':'" in problem and cmark is not None and mark is not None \
+            and mark.index - cmark.index > _SIMPLE_KEY_LIMIT:
+        return (SourceMark(rel, cmark.line + 1, cmark.column + 1),
+                f"YAML inválido: chave longa demais ({mark.index - cmark.index} caracteres; o máximo é "
+                f"{_SIMPLE_KEY_LIMIT})", "confira se falta uma quebra de linha ou \":\"; um texto longo vai depois "
+                "de \"chave: \", nunca no lugar da chave")
+    if mark is not None and ("expected" in problem or "not allowed" in problem):
+        quote = _unclosed_quote(text, mark.line)
+        if quote is not None:
+            line, col = quote
+            return (SourceMark(rel, line, col), "YAML inválido: aspas abertas e não fechadas nesta linha",
+                    "feche as aspas no fim do texto: \"…\"")
     for needle, message, hint in _TRANSLATIONS:
         if needle in problem or needle in context:
             return smark, f"YAML inválido: {message}", hint
     return smark, f"YAML inválido: {problem}" + (f" ({context})" if context else ""), None
 
 
+def _unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
+    """(line, column) of a double quote that opens a value on one of the lines just before the error (0-based
+    error_line) and is not closed on its line: the quoted text then runs over the next lines and libyaml
+    complains far from the real mistake."""
+    lines = text.split("\n", error_line + 1)[:error_line + 1]
+    for i in range(len(lines) - 1, max(-1, len(lines) - 21), -1):
+        line = lines[i]
+        if len(line) > 10_000:
+            continue
+        quotes = [j for j, ch in enumerate(line) if ch == '"' and (j == 0 or line[j - 1] != "\\")]
+        if len(quotes) % 2 == 0 or "'" in line or "#" in line[:quotes[-1]]:
+            continue
+        before = line[:quotes[-1]].rstrip()
+        if before == "" or before.endswith((":", "-", "[", "{", ",")):
+            return i + 1, quotes[-1] + 1
+    return None
+
+
+def _unreadable(exc: OSError) -> tuple[str, str | None]:
+    """Why a content file could not be read, in words, and what to do."""
+    if exc.errno == errno.ELOOP:
+        return "link simbólico em laço (aponta para si mesmo)", "apague o link e ponha aqui o arquivo de verdade"
+    if exc.errno == errno.ENOENT:
+        return "link simbólico quebrado (o destino não existe)", "apague o link e ponha aqui o arquivo de verdade"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "sem permissão de leitura", "confira as permissões do arquivo"
+    if exc.errno == errno.EISDIR:
+        return "é uma pasta, não um arquivo", "mova o conteúdo da pasta ou renomeie-a"
+    return exc.strerror or str(exc), None
+
+
 def read_text(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYTES) -> str | None:
     """The file's text, or None after reporting why it cannot be read."""
     try:
-        size = path.stat().st_size
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory")
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
+            diags.error(SourceMark(rel), "não foi possível ler o arquivo: não é um arquivo comum (é um dispositivo, "
+                        "fila ou soquete)", "ponha aqui um arquivo de texto", code="unreadable")
+            return None
+        size = st.st_size
         if size > max_bytes:
             diags.error(SourceMark(rel), f"arquivo grande demais: {size / 1e6:.1f} MB; o máximo é "
                         f"{max_bytes / 1e6:.1f} MB", "um arquivo de etapa ou campeonato tem poucos KB; "
                         "confira se o arquivo certo foi salvo aqui", code="too-large")
             return None
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)  # never more, even if the file grew since stat
+        if len(data) > max_bytes:
+            diags.error(SourceMark(rel), f"arquivo grande demais: mais de {max_bytes / 1e6:.1f} MB",
+                        "um arquivo de etapa ou campeonato tem poucos KB", code="too-large")
+            return None
     except OSError as exc:
-        diags.error(SourceMark(rel), f"não foi possível ler o arquivo: {exc.strerror}")
+        reason, hint = _unreadable(exc)
+        diags.error(SourceMark(rel), f"não foi possível ler o arquivo: {reason}", hint, code="unreadable")
         return None
     try:
         text = data.decode("utf-8")
@@ -153,6 +219,15 @@ def read_text(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYT
 
 def parse_yaml(text: str, rel: str, diags: Diagnostics, line_offset: int = 0) -> Any:
     """Parse one YAML document into MDict/MList/scalars. Returns None for an empty document or on error."""
+    bad = _FORBIDDEN.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        diags.error(SourceMark(rel, line + line_offset, col),
+                    f"caractere de controle U+{ord(bad.group()):04X} não é permitido no YAML",
+                    "o arquivo parece binário ou recebeu um caractere invisível ao colar um texto; apague-o",
+                    code="yaml")
+        return None
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
@@ -176,6 +251,11 @@ def load_yaml(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYT
     return parse_yaml(text, rel, diags)
 
 
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_NULL = "tag:yaml.org,2002:null"
+
+
 class _Builder:
     def __init__(self, rel: str, diags: Diagnostics, line_offset: int):
         self.rel = rel
@@ -193,49 +273,62 @@ class _Builder:
                              "os arquivos de conteúdo têm no máximo uns 8 níveis; confira o recuo",
                              code="depth")
             raise _Abort
-        if not isinstance(node, ScalarNode):
-            if id(node) in self.seen:
-                self.diags.error(self.mark(node), "âncoras e aliases do YAML (&, *) não são permitidos",
-                                 "escreva o valor por extenso", code="alias")
-                raise _Abort
-            self.seen.add(id(node))
-        if isinstance(node, ScalarNode):
+        cls = node.__class__
+        if cls is ScalarNode:
             return self.scalar(node)
-        if isinstance(node, SequenceNode):
+        if id(node) in self.seen:
+            self.diags.error(self.mark(node), "âncoras e aliases do YAML (&, *) não são permitidos",
+                             "escreva o valor por extenso", code="alias")
+            raise _Abort
+        self.seen.add(id(node))
+        rel, off = self.rel, self.offset + 1
+        if cls is SequenceNode:
             out = MList(self.mark(node))
+            marks = out.marks
             for item in node.value:
-                out.append(self.build(item, depth + 1))
-                out.marks.append(self.mark(item))
+                m = item.start_mark
+                marks.append(SourceMark(rel, m.line + off, m.column + 1))
+                out.append(self.scalar(item) if item.__class__ is ScalarNode else self.build(item, depth + 1))
             return out
-        assert isinstance(node, MappingNode)
         out = MDict(self.mark(node))
+        kmarks, vmarks = out.key_marks, out.value_marks
         for knode, vnode in node.value:
             if knode.tag == "tag:yaml.org,2002:merge":
                 self.diags.error(self.mark(knode), "a chave de mesclagem \"<<\" não é permitida",
                                  "escreva as chaves por extenso", code="alias")
                 raise _Abort
-            if not isinstance(knode, ScalarNode):
+            if knode.__class__ is not ScalarNode:
                 self.diags.error(self.mark(knode), "uma chave deve ser um texto ou número simples")
                 continue
             key = self.scalar(knode)
-            if isinstance(key, (list, dict)) or key is None:
+            if key is None:
                 self.diags.error(self.mark(knode), "chave vazia ou inválida")
                 continue
+            km = knode.start_mark
             if key in out:
-                first = out.key_marks[key]
-                self.diags.error(self.mark(knode), f"chave repetida \"{key}\" (já aparece na linha {first.line})",
+                first = kmarks[key]
+                self.diags.error(SourceMark(rel, km.line + off, km.column + 1),
+                                 f"chave repetida \"{key}\" (já aparece na linha {first.line})",
                                  "apague uma das duas ou junte o conteúdo delas", code="duplicate-key")
                 continue
-            out[key] = self.build(vnode, depth + 1)
-            out.key_marks[key] = self.mark(knode)
-            out.value_marks[key] = self.mark(vnode)
+            vm = vnode.start_mark
+            out[key] = self.scalar(vnode) if vnode.__class__ is ScalarNode else self.build(vnode, depth + 1)
+            kmarks[key] = SourceMark(rel, km.line + off, km.column + 1)
+            vmarks[key] = SourceMark(rel, vm.line + off, vm.column + 1)
         return out
 
     def scalar(self, node: ScalarNode) -> Any:
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        if tag == _INT and node.value.isdigit() and (node.value[0] != "0" or node.value == "0"):
+            return int(node.value)
+        if tag == _NULL:
+            return None
         try:
             return _constructor.construct_object(node)
         except (ValueError, OverflowError) as exc:
-            if node.tag == "tag:yaml.org,2002:timestamp":
+            if tag == "tag:yaml.org,2002:timestamp":
                 self.diags.error(self.mark(node), f"data inexistente \"{node.value}\"",
                                  "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14",
                                  code="date")
