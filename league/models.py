@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional
 
 from league.errors import SourceMark
@@ -100,15 +101,15 @@ class Match:
     mark: SourceMark
     note: Optional[str] = None
 
-    @property
+    @cached_property
     def home_points(self) -> int:
-        return sum(1 for b in self.boards if b.home_won)
+        return sum(1 for b in self.boards if b.home_games > b.away_games)
 
     @property
     def away_points(self) -> int:
         return len(self.boards) - self.home_points
 
-    @property
+    @cached_property
     def winner(self) -> str:
         return self.home if self.home_points > self.away_points else self.away
 

@@ -48,6 +48,18 @@ class RankContext:
     draws: Sequence[Any] = ()                    # objects with .members (frozenset) and .order (tuple)
     notes: list = field(default_factory=list)    # (kind, detail) problems met while ranking
     used_draws: set = field(default_factory=set)
+    _by_key: Optional[dict] = None
+
+    def encounters_of(self, key) -> list:
+        """The encounters an entry took part in (indexed once; head-to-head asks often)."""
+        if self._by_key is None:
+            idx: dict = {}
+            for e in self.encounters:
+                idx.setdefault(e.a, []).append(e)
+                if e.b != e.a:
+                    idx.setdefault(e.b, []).append(e)
+            self._by_key = idx
+        return self._by_key.get(key, [])
 
 
 @dataclass(frozen=True)
@@ -92,10 +104,12 @@ class Metric(Criterion):
         if any(v is None for v in vals.values()):
             ctx.notes.append(("unknown", self.key, tuple(sorted(group, key=str))))
             return None
-        distinct = sorted(set(vals.values()), reverse=not self.ascending)
-        if len(distinct) < 2:
+        buckets: dict = {}
+        for k in group:
+            buckets.setdefault(vals[k], []).append(k)
+        if len(buckets) < 2:
             return None
-        return [([k for k in group if vals[k] == v], v) for v in distinct]
+        return [(buckets[v], v) for v in sorted(buckets, reverse=not self.ascending)]
 
 
 class HeadToHead(Criterion):
@@ -105,7 +119,11 @@ class HeadToHead(Criterion):
 
     def split(self, group, ctx):
         members = set(group)
-        inside = [e for e in ctx.encounters if e.a in members and e.b in members and e.a != e.b]
+        inside = []  # each encounter once: found from its `a` side
+        for k in group:
+            for e in ctx.encounters_of(k):
+                if e.a == k and e.b in members and e.b != k:
+                    inside.append(e)
         if not inside:
             return None
         wins = {k: 0 for k in group}
@@ -121,11 +139,12 @@ class HeadToHead(Criterion):
             met[e.b].add(e.a)
         all_met = all(len(met[k]) == len(group) - 1 for k in group)
         if all_met:  # FIDE C.07 6.2: rank by head-to-head wins, then head-to-head points
-            keys = {k: (wins[k], points[k]) for k in group}
-            distinct = sorted(set(keys.values()), reverse=True)
-            if len(distinct) < 2:
+            buckets: dict = {}
+            for k in group:
+                buckets.setdefault((wins[k], points[k]), []).append(k)
+            if len(buckets) < 2:
                 return None
-            return [([k for k in group if keys[k] == v], (v, len(group), True)) for v in distinct]
+            return [(buckets[v], (v, len(group), True)) for v in sorted(buckets, reverse=True)]
         # FIDE C.07 6.3: place a team first only if its wins beat every other's wins plus its unplayed meetings
         remaining = list(group)
         placed: list[tuple[list, Any]] = []
