@@ -6,7 +6,7 @@ from pathlib import Path
 
 from league.api import api_files
 from league.compute import Results, compute
-from league.errors import Diagnostic, LeagueError
+from league.errors import Diagnostic, LeagueError, SourceMark
 from league.loader import Loader
 
 
@@ -17,13 +17,19 @@ class BuildReport:
     files: int = 0
 
 
-def check(content: Path, strict: bool = False) -> BuildReport:
-    """Validate and compute everything; raise LeagueError listing every problem. Writes nothing."""
-    loader = Loader(Path(content))
+def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
+    """Validate and compute everything; raise LeagueError listing every problem. Writes nothing but
+    the cache (cache_dir None = the default next to content/, False = no cache)."""
+    from league.cache import Cache, default_dir
+    cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
+    loader = Loader(Path(content), cache)
     league = loader.load()
     if loader.diags.errors:
         raise LeagueError(loader.diags.sorted())
-    results = compute(league, loader.diags)
+    results = compute(league, loader.diags, cache)
+    if cache is not None:
+        for w in cache.warnings:
+            loader.diags.warning(SourceMark(str(cache.dir or "cache")), w, code="cache")
     diags = loader.diags.sorted()
     if loader.diags.errors or (strict and diags):
         if strict:
@@ -41,10 +47,10 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
 
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
-          draft: bool = False) -> BuildReport:
+          draft: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
     """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
     (banner, noindex, robots Disallow) for pull-request deploy previews."""
-    report = check(content, strict)
+    report = check(content, strict, cache_dir)
     files = render_files(report.results, templates, draft=draft)
     from league.writer import write_site
     report.files = write_site(files, out)

@@ -32,15 +32,26 @@ class Results:
         return self.seasons[-1] if self.seasons else None
 
 
-def compute(league: League, diags: Diagnostics) -> Results:
+def compute(league: League, diags: Diagnostics, cache=None) -> Results:
     seasons = []
     for season in league.seasons:
-        stages = [classify(st) for st in season.stages]
+        stages = [league.precomputed.get((season.year, st.id)) or classify(st) for st in season.stages]
         for res in stages:
             stage_warnings(res, diags)
         final_ids = [r.stage.id for r in stages if r.stage.is_final]
-        clubs = annual_ranking(club_entries(stages), final_ids)
-        pairs = annual_ranking(pair_entries(stages), final_ids)
+        keys = [league.stage_keys.get((season.year, st.id)) for st in season.stages]
+        rkey = None
+        if cache is not None and all(keys):
+            from league.cache import digest
+            rkey = digest("season-rankings", season.year, keys)
+        cached = cache.get(rkey) if rkey else None
+        if cached is not None:
+            clubs, pairs = cached
+        else:
+            clubs = annual_ranking(club_entries(stages), final_ids)
+            pairs = annual_ranking(pair_entries(stages), final_ids)
+            if rkey:
+                cache.put(rkey, (clubs, pairs))
         sr = SeasonResult(season, stages, clubs, pairs)
         try:
             from league.quatrilho import compute_season

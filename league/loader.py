@@ -22,10 +22,13 @@ YEAR = re.compile(r"^\d{4}$")
 
 
 class Loader:
-    def __init__(self, content: Path):
+    def __init__(self, content: Path, cache=None):
         self.content = Path(content)
+        self.cache = cache
         self.prefix = self.content.name or "content"
         self.diags = Diagnostics()
+        # clubs.yaml / players.yaml that could not be read: references to them are not reported one by one
+        self.unreadable: set[str] = set()
 
     def rel(self, path: Path) -> str:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
@@ -44,7 +47,8 @@ class Loader:
         if not lf.exists():
             self.diags.error(SourceMark(self.rel(lf)), "arquivo league.yaml não encontrado",
                              "crie content/league.yaml com name e short_name")
-        lmodel = validate(S.LeagueFile, league_raw, self.rel(lf), self.diags, "league.yaml") if lf.exists() else None
+        lmodel = validate(S.LeagueFile, league_raw, self.rel(lf), self.diags, "league.yaml") \
+            if lf.exists() and not self.reported(lf) else None
         truco = self.truco_config(lmodel.truco if lmodel else S.TrucoSettings(), None, league_raw, self.rel(lf))
         quat = self.quatrilho_config(lmodel.quatrilho if lmodel else S.QuatrilhoSettings(), None)
         clubs = self.load_clubs()
@@ -110,6 +114,7 @@ class Loader:
             if raw is not None or not any(d.mark.path == rel for d in self.diags.items):
                 self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)),
                                  "clubs.yaml deve ser um mapa: id do clube → {name, city}")
+            self.unreadable.add("clubs")
             return {}
         for cid, val in raw.items():
             if not self.check_slug(cid, raw.kmark(cid), "id de clube"):
@@ -133,6 +138,7 @@ class Loader:
             if raw is not None or not any(d.mark.path == rel for d in self.diags.items):
                 self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)),
                                  "players.yaml deve ser um mapa: id do jogador → {name, club}")
+            self.unreadable.add("players")
             return {}
         for pid, val in raw.items():
             if not self.check_slug(pid, raw.kmark(pid), "id de jogador"):
@@ -157,7 +163,15 @@ class Loader:
                          f"números e hífens", f"use \"{slugify(str(value))}\"", code="slug")
         return False
 
+    def reported(self, path: Path) -> bool:
+        """Whether an error about this file (unreadable, invalid YAML) was already reported."""
+        rel = self.rel(path)
+        return any(d.mark.path == rel and d.level == "error" for d in self.diags.items)
+
     def unknown(self, mark: SourceMark, what: str, value: Any, known, extra: str = "") -> None:
+        if (what.startswith("clube") and "clubs" in self.unreadable) or \
+                (what.startswith("jogador") and "players" in self.unreadable):
+            return  # clubs.yaml / players.yaml itself is broken and reported: every reference would be noise
         hint = did_you_mean(value, known)
         word = "desconhecida" if what.startswith("equipe") else "desconhecido"
         self.diags.error(mark, f"{what} {word} \"{value}\"{extra}", hint, code="unknown-id")
@@ -193,8 +207,9 @@ class Loader:
             tdir = sdir / "truco"
             if tdir.is_dir():
                 for f in sorted(tdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and f.is_file():
-                        stage = StageLoader(self, league, season, f).load()
+                    if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
+                        # not only regular files: a folder or a broken link named .yaml is reported, not skipped
+                        stage = self.load_stage(league, season, f)
                         if stage:
                             season.stages.append(stage)
                     elif f.is_file() and not f.name.startswith("."):
@@ -207,12 +222,55 @@ class Loader:
                 except ImportError:  # pragma: no cover - until the Quatrilho loader exists
                     load_championship = None
                 for f in sorted(qdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and f.is_file() and load_championship:
+                    if f.suffix in (".yaml", ".yml") and not f.name.startswith(".") and load_championship:
                         champ = load_championship(self, league, season, f)
                         if champ:
                             season.championships.append(champ)
                 season.championships.sort(key=lambda c: (c.date, c.id))
             league.seasons.append(season)
+
+
+    def deps_digest(self) -> str:
+        """What every stage file depends on besides itself: the clubs and players it references."""
+        if not hasattr(self, "_deps"):
+            parts = []
+            for name in ("clubs.yaml", "players.yaml"):
+                try:
+                    parts.append((self.content / name).read_bytes())
+                except OSError:
+                    parts.append(b"")
+            from league.cache import code_version, digest
+            self._deps = digest(code_version(), *parts)
+        return self._deps
+
+    def load_stage(self, league: League, season: Season, path: Path) -> Optional[Stage]:
+        """A stage from the cache when its bytes and everything it depends on are unchanged; otherwise
+        parsed, validated and classified, then cached (with the warnings it produced)."""
+        from league.cache import digest
+        key = None
+        if self.cache is not None and path.is_file():
+            try:
+                key = digest("stage", self.rel(path), path.read_bytes(), self.deps_digest(), season.truco)
+            except OSError:
+                key = None
+            if key is not None:
+                hit = self.cache.get(key)
+                if hit is not None:
+                    stage, diags, result = hit
+                    self.diags.extend(diags)
+                    league.precomputed[(season.year, stage.id)] = result
+                    league.stage_keys[(season.year, stage.id)] = key
+                    return stage
+        before = len(self.diags.items)
+        stage = StageLoader(self, league, season, path).load()
+        new = self.diags.items[before:]
+        if stage is not None and key is not None and not any(d.level == "error" for d in new):
+            from league.ranking import classify
+            result = classify(stage)
+            league.precomputed[(season.year, stage.id)] = result
+            league.stage_keys[(season.year, stage.id)] = key
+            self.cache.put(key, (stage, list(new), result))
+        return stage
 
 
 def _truco_dump(cfg: TrucoConfig) -> dict:
@@ -277,6 +335,8 @@ class StageLoader:
             if club not in self.league.clubs:
                 if t.club:
                     self.L.unknown(traw.vmark("club"), "clube", club, self.league.clubs)
+                elif "clubs" in self.L.unreadable:
+                    pass  # clubs.yaml is broken and reported already
                 else:
                     hint = did_you_mean(tid, self.league.clubs)
                     self.d.error(raw.kmark(tid), f"a equipe \"{tid}\" não é um clube de clubs.yaml e não diz o seu clube",
@@ -610,9 +670,9 @@ def _show(x) -> str:
     return f"[{x[0]}, {x[1]}]" if isinstance(x, tuple) else str(x)
 
 
-def load(content: Path) -> tuple[League, Diagnostics]:
+def load(content: Path, cache=None) -> tuple[League, Diagnostics]:
     """Load and validate everything under content/; raises LeagueError listing every error."""
-    loader = Loader(Path(content))
+    loader = Loader(Path(content), cache)
     league = loader.load()
     if loader.diags.errors:
         raise LeagueError(loader.diags.sorted())

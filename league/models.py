@@ -264,3 +264,5 @@ class League:
     pages: list
     news: list
     content_dir: str = "content"
+    precomputed: dict = field(default_factory=dict)   # (season, stage id) -> StageResult from the cache
+    stage_keys: dict = field(default_factory=dict)    # (season, stage id) -> cache key

@@ -1,0 +1,100 @@
+"""A build cache outside site/: parsed, validated and computed stages keyed by the hash of everything
+they depend on (file bytes, the files they reference, the settings, league's own code), so an
+unchanged stage is never parsed or ranked twice. Safe to delete; a corrupted entry is ignored with a
+warning, never trusted."""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import Any, Optional
+
+from league import __version__
+
+_CODE: Optional[str] = None
+FORMAT = 1
+
+
+def code_version() -> str:
+    """Hash of league's version and source, so a new league (or a local edit) invalidates every entry."""
+    global _CODE
+    if _CODE is None:
+        h = hashlib.sha256(f"{__version__}:{FORMAT}".encode())
+        root = Path(__file__).resolve().parent
+        for p in sorted(root.rglob("*.py")):
+            h.update(p.relative_to(root).as_posix().encode())
+            h.update(p.read_bytes())
+        _CODE = h.hexdigest()
+    return _CODE
+
+
+def digest(*parts: Any) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes):
+            h.update(part)
+        else:
+            h.update(repr(part).encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def default_dir(content: Path) -> Path:
+    env = os.environ.get("LEAGUE_CACHE_DIR")
+    if env:
+        return Path(env)
+    return Path(content).resolve().parent / ".league-cache"
+
+
+class Cache:
+    """Pickled entries under dir/<aa>/<key>.pkl; writes are atomic (temp file + rename)."""
+
+    def __init__(self, directory: Optional[Path]):
+        self.dir = Path(directory) if directory else None
+        self.warnings: list[str] = []
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, key: str) -> Path:
+        assert self.dir is not None
+        return self.dir / key[:2] / f"{key}.pkl"
+
+    def get(self, key: str) -> Any:
+        if self.dir is None:
+            return None
+        path = self._path(key)
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            self.misses += 1
+            return None
+        try:
+            stored_key, value = pickle.loads(data)
+            if stored_key != key:
+                raise ValueError("key mismatch")
+        except Exception:  # noqa: BLE001 - any corruption means: do not trust it
+            self.warnings.append(f"entrada corrompida ignorada no cache: {path}")
+            try:
+                path.unlink()
+            except OSError:
+                pass
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        if self.dir is None:
+            return
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            with open(tmp, "wb") as fh:
+                fh.write(pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, path)
+        except OSError as exc:
+            self.warnings.append(f"não foi possível gravar o cache ({exc.strerror}); seguindo sem ele")
+            self.dir = None
