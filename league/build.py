@@ -15,6 +15,9 @@ class BuildReport:
     results: Results
     diagnostics: list[Diagnostic]
     files: int = 0
+    written: int = 0
+    unchanged: int = 0
+    seconds: float = 0.0
 
 
 def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
@@ -50,8 +53,12 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
           draft: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
     """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
     (banner, noindex, robots Disallow) for pull-request deploy previews."""
+    import time
+    started = time.perf_counter()
     report = check(content, strict, cache_dir)
     files = render_files(report.results, templates, draft=draft)
     from league.writer import write_site
-    report.files = write_site(files, out)
+    stats = write_site(files, out)
+    report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
+    report.seconds = time.perf_counter() - started
     return report

@@ -45,7 +45,8 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
         click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
         sys.exit(1)
     _print_diags(report.diagnostics, "text")
-    click.echo(f"site escrito em {out}/: {report.files} arquivos.", err=True)
+    click.echo(f"site escrito em {out}/: {report.written} arquivo(s) escrito(s), {report.unchanged} "
+               f"inalterado(s), em {report.seconds:.1f} s.", err=True)
 
 
 @main.command()
