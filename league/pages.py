@@ -14,7 +14,8 @@ from league.errors import SourceMark
 from league.validate import validate
 from league.yamlio import parse_yaml, read_text
 
-RESERVED_SLUGS = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index"}
+RESERVED_SLUGS = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca",
+                  "pagefind"}
 _NEWS_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h2", "h3",
                 "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
@@ -32,8 +33,15 @@ def render_markdown(text: str, allow_html: bool = False) -> str:
     html = conv.convert(text)
     # headings inside a page start at h2: the page title is the h1
     html = re.sub(r"<(/?)h1>", r"<\1h2>", html)
-    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS, url_schemes={"http", "https", "mailto"},
+    html = nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS, url_schemes={"http", "https", "mailto"},
                      link_rel="noopener noreferrer")
+    return _tables(html)
+
+
+def _tables(html: str) -> str:
+    """Tables scroll in their own box on a phone, and their header cells say they head a column."""
+    html = re.sub(r"<thead>.*?</thead>", lambda m: m.group(0).replace("<th>", '<th scope="col">'), html, flags=re.S)
+    return html.replace("<table>", '<div class="scroll" tabindex="0" role="region" aria-label="Tabela"><table>').replace("</table>", "</table></div>")
 
 
 def split_front_matter(text: str):
@@ -64,6 +72,8 @@ def load_pages(loader, league) -> None:
                                    "comece o arquivo com ---, title: Título, ---")
                 continue
             raw = parse_yaml(front, rel, loader.diags, line_offset=1)
+            if raw is None and any(d.mark.path == rel for d in loader.diags.items):
+                continue  # invalid YAML, reported; "empty header" would only repeat it
             meta = validate(S.PageMeta, raw, rel, loader.diags, "o cabeçalho")
             if meta is None:
                 continue

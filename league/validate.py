@@ -145,7 +145,8 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
         hint = did_you_mean(str(bad), allowed)
         if not hint and allowed:
             hint = "chaves aceitas aqui: " + ", ".join(allowed)
-        diags.error(kmark, f"chave desconhecida \"{bad}\"{_path_words(loc[:-1])}", hint, code="unknown-key")
+        shown = bad if len(str(bad)) <= 60 else str(bad)[:57] + "…"
+        diags.error(kmark, f"chave desconhecida \"{shown}\"{_path_words(loc[:-1])}", hint, code="unknown-key")
         return
     if is_reported_invalid(value):
         return  # already reported (impossible date)
