@@ -326,7 +326,8 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
                          "points": p.points, "how": place_how(res, p),
                          "record": f"{sum(1 for m in allm if m.winner == tid)}V "
                                    f"{sum(1 for m in allm if m.winner != tid)}D",
-                         "squad": [(site.pair_name(x), site.pair_url(x)) for x in res.stage.teams[tid].pairs if x]})
+                         "squad": [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None)
+                                   for x in res.stage.teams[tid].pairs if x]})
         team = hist[-1][1].stage.teams[tid]
         page(f"equipes/{tid}/index.html", "team.html", team=team, club_name=site.club_name(team.club),
              club_url=site.club_url(team.club), rows=rows, title=team.name)

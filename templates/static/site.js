@@ -1,0 +1,120 @@
+/* league: progressive enhancement only. Every page works without this file; it adds
+   (1) sorting to table.sortable (header buttons, aria-sort) and
+   (2) search on the search page with pagefind's JS API, loaded on demand. No framework. */
+(function () {
+  "use strict";
+
+  /* ------------------------------------------------------------ table sorting */
+  // "1º=", "+12", "−3", "1.234,5" → numbers; "–"/"—"/"" → null (always last).
+  function num(text) {
+    var t = text.replace(/\s+/g, "").replace(/[º=]/g, "").replace(/[−–]/g, "-").replace(/\./g, "").replace(",", ".");
+    if (t === "" || t === "-" || t === "—") return null;
+    return /^[-+]?\d+(\.\d+)?$/.test(t) ? parseFloat(t) : NaN;
+  }
+
+  function cellText(row, i) {
+    var c = row.cells[i];
+    return c ? c.textContent.trim() : "";
+  }
+
+  function sortBy(table, index, th) {
+    var body = table.tBodies[0];
+    if (!body) return;
+    var desc = th.getAttribute("aria-sort") === "ascending";
+    var rows = Array.prototype.slice.call(body.rows);
+    var keyed = rows.map(function (r, n) {
+      var t = cellText(r, index);
+      return { row: r, n: n, text: t, num: num(t) };
+    });
+    var numeric = keyed.every(function (k) { return k.num === null || !isNaN(k.num); });
+    keyed.sort(function (a, b) {
+      var r;
+      if (numeric) {
+        if (a.num === null || b.num === null) return a.num === null ? (b.num === null ? a.n - b.n : 1) : -1;
+        r = a.num - b.num;
+      } else {
+        r = a.text.localeCompare(b.text, "pt-BR", { sensitivity: "base" });
+      }
+      if (desc) r = -r;
+      return r || a.n - b.n;
+    });
+    keyed.forEach(function (k) { body.appendChild(k.row); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", desc ? "descending" : "ascending");
+  }
+
+  function sortable(table) {
+    if (!table.tHead || !table.tHead.rows.length) return;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "sort";
+      while (th.firstChild) b.appendChild(th.firstChild);
+      th.appendChild(b);
+      b.addEventListener("click", function () { sortBy(table, index, th); });
+    });
+    table.classList.add("sorting");
+  }
+
+  /* ------------------------------------------------------------ search */
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  function search(form) {
+    var input = form.querySelector("input[type=search]");
+    var status = document.getElementById("busca-status");
+    var list = document.getElementById("busca-resultados");
+    var base = form.getAttribute("data-pagefind");
+    var api = null, seq = 0, timer = null;
+
+    function load() {
+      if (!api) {
+        api = import(base + "pagefind.js").then(function (pf) {
+          if (pf.options) pf.options({ basePath: base });
+          return pf;
+        });
+      }
+      return api;
+    }
+
+    function run() {
+      var q = input.value.trim(), mine = ++seq;
+      if (!q) { list.innerHTML = ""; status.textContent = ""; return; }
+      status.textContent = "Buscando…";
+      load().then(function (pf) { return pf.search(q); }).then(function (res) {
+        if (mine !== seq) return null;
+        return Promise.all(res.results.slice(0, 20).map(function (r) { return r.data(); })).then(function (data) {
+          if (mine !== seq) return;
+          var n = res.results.length;
+          status.textContent = n === 0 ? "Nada encontrado para “" + q + "”." :
+            (n === 1 ? "1 resultado" : n + " resultados") + (n > 20 ? " (mostrando 20)" : "") + ".";
+          list.innerHTML = data.map(function (d) {
+            var kind = d.meta && d.meta.tipo ? '<span class="badge">' + esc(d.meta.tipo) + "</span> " : "";
+            return '<li><a href="' + esc(d.url) + '">' + esc((d.meta && d.meta.title) || d.url) + "</a> " + kind +
+              "<br><small>" + d.excerpt + "</small></li>";
+          }).join("");
+        });
+      }).catch(function () {
+        if (mine === seq) status.textContent = "A busca não pôde ser carregada; use as listas abaixo.";
+      });
+    }
+
+    form.hidden = false;
+    form.addEventListener("submit", function (e) { e.preventDefault(); run(); });
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 200); });
+    var q = new URLSearchParams(location.search).get("q");
+    if (q) { input.value = q; run(); }
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
+    var form = document.getElementById("busca");
+    if (form) search(form);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
