@@ -148,6 +148,10 @@ def _number(k: Any) -> bool:
     return isinstance(k, int) and not isinstance(k, bool) and k >= 1
 
 
+def _real(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
@@ -168,7 +172,7 @@ class _ChampionshipLoader:
         self.path = path
         self.rel = loader.rel(path)
         self.cfg: QuatrilhoConfig = season.quatrilho
-        self.broken: set = set()      # (round number, table number) with a seat already reported
+        self.broken: set = set()      # (round number, table number) already reported: no sum check there
         self.numbers: set = set()     # every registration number written, valid or not
 
     def load(self) -> Optional[Championship]:
@@ -180,10 +184,9 @@ class _ChampionshipLoader:
         raw = self.L.yaml(self.path)
         if raw is None and any(d.mark.path == self.rel for d in self.d.items):
             return None
-        if isinstance(raw, MDict):
-            self.precheck(raw)
+        clean = self.precheck(raw) if isinstance(raw, MDict) else True
         model = validate(S.ChampionshipFile, raw, self.rel, self.d, "o arquivo do campeonato")
-        if model is None:
+        if model is None or not clean:
             return None
         self.numbers = set(model.players)
         regs = self.load_players(model, raw["players"])
@@ -201,42 +204,97 @@ class _ChampionshipLoader:
         self.check_status(champ, raw)
         return champ
 
-    # keys written as numbers: checked here, so that the message speaks of registrations and tables
-    def precheck(self, raw: MDict) -> None:
+    # maps keyed by numbers (registrations, places, tables, seats): checked here, keys and values, so that every
+    # message names the registration, table or round; a bad entry is reported and dropped, and the file stops
+    # after the shape checks, like any file with a shape error
+    def precheck(self, raw: MDict) -> bool:
+        before = len(self.d.errors)
         regs = raw.get("players")
-        ids = {}
+        ids: dict[str, int] = {}
         if isinstance(regs, MDict):
             for k, v in regs.items():
                 pid = v.get("player") if isinstance(v, MDict) else v
                 if _number(k) and isinstance(pid, str):
                     ids[pid] = k
-            self.keys(regs, "número de inscrição", "(Art. 6)",
+            self.keys(regs, "número de inscrição inválido", "(Art. 6)",
                       lambda k: f"escreva \"{ids.get(k) or 'N'}: {k}\": o número primeiro, depois o jogador"
                       if isinstance(k, str) else None)
+            for k in list(regs):
+                if not self.registration(regs, k):
+                    del regs[k]
         prizes = raw.get("prizes")
         if isinstance(prizes, MDict):
-            self.keys(prizes, "colocação", "(Art. 23)", lambda k: None)
+            self.keys(prizes, "colocação inválida", "(Art. 23)", lambda k: None)
+            self.values(prizes, lambda v: _real(v) and 0 < v <= 100, lambda k, v: (
+                f"prêmio do {k}º lugar inválido: recebido {describe(v)}; esperado uma porcentagem maior que 0 e até 100 "
+                "(Art. 23)"))
         rounds = raw.get("rounds")
-        if not isinstance(rounds, MList):
-            return
-        for i, item in enumerate(rounds):
+        for i, item in enumerate(rounds if isinstance(rounds, MList) else []):
             if not isinstance(item, MDict):
                 continue
+            rnd = i + 1
             tables = item.get("tables")
             if isinstance(tables, MDict):
-                self.keys(tables, "número de mesa", "", lambda k: None)
+                self.keys(tables, "número de mesa inválido", "", lambda k: None)
                 for tno, seats in tables.items():
                     if isinstance(seats, MDict):
-                        self.seat_keys(seats, ids, i + 1, tno)
-            for key, what in (("rebuys", "número de inscrição"), ("commission_paid", "número de mesa")):
-                if isinstance(item.get(key), MDict):
-                    self.keys(item[key], what, "", lambda k: f"use o número de inscrição {ids[k]}" if k in ids else None)
+                        self.seat_keys(seats, ids, rnd, tno)
+                        self.values(seats, lambda v: v is None or (_number(v) or v == 0), lambda k, v: (
+                            f"mesa {tno}, rodada {rnd}: fichas {'do coringa' if isinstance(k, str) else 'do jogador'} "
+                            f"{k} inválidas: recebido {describe(v)}; esperado um número inteiro ≥ 0, ou null se a mesa "
+                            "ainda não foi contada"))
+            rebuys, paid = item.get("rebuys"), item.get("commission_paid")
+            if isinstance(rebuys, MDict):
+                self.keys(rebuys, "número de inscrição inválido", "", lambda k: f"use o número de inscrição {ids[k]}"
+                          if k in ids else None)
+                self.values(rebuys, lambda v: _number(v) or v == 0, lambda k, v: (
+                    f"rebuys, rodada {rnd}: quantidade inválida para o jogador {k}: recebido {describe(v)}; esperado um "
+                    "número inteiro (1 = uma reinscrição ou talha)"))
+            if isinstance(paid, MDict):
+                self.keys(paid, "número de mesa inválido", "", lambda k: None)
+                self.values(paid, lambda v: _number(v) or v == 0, lambda k, v: (
+                    f"commission_paid, rodada {rnd}: fichas inválidas para a mesa {k}: recebido {describe(v)}; "
+                    "esperado um número inteiro ≥ 0"))
+        return len(self.d.errors) == before
 
     def keys(self, m: MDict, what: str, art: str, hint) -> None:
         for k in [k for k in m if not _number(k)]:
-            self.d.error(m.kmark(k), f"{what} inválido: recebido {describe(k)}; esperado um número inteiro ≥ 1"
+            self.d.error(m.kmark(k), f"{what}: recebido {describe(k)}; esperado um número inteiro ≥ 1"
                          + (f" {art}" if art else ""), hint(k), code="type")
             del m[k]
+
+    def values(self, m: MDict, ok, message) -> None:
+        for k in [k for k, v in m.items() if not ok(v)]:
+            self.d.error(m.vmark(k), message(k, m[k]), code="type")
+            del m[k]
+
+    def registration(self, regs: MDict, k: int) -> bool:
+        """players: N: id, or N: {player: id, from_round: 2} (Art. 5, 6)."""
+        v, mark = regs[k], regs.vmark(k)
+        if isinstance(v, str):
+            return self.L.check_slug(v, mark, f"id de jogador do número {k}")
+        if not isinstance(v, MDict):
+            self.d.error(mark, f"inscrição {k} inválida: recebido {describe(v)}; esperado o id do jogador, ou "
+                         "{player: id, from_round: 2} para uma inscrição atrasada", code="type")
+            return False
+        ok = True
+        for key in v:
+            if key not in ("player", "from_round"):
+                self.d.error(v.kmark(key), f"chave desconhecida \"{key}\" na inscrição {k}",
+                             did_you_mean(str(key), ["player", "from_round"]) or "chaves aceitas: player, from_round",
+                             code="unknown-key")
+                ok = False
+        if "player" not in v:
+            self.d.error(v.mark, f"falta a chave obrigatória \"player\" na inscrição {k}", "acrescente \"player: …\"",
+                         code="missing")
+            ok = False
+        elif not self.L.check_slug(v["player"], v.vmark("player"), f"id de jogador do número {k}"):
+            ok = False
+        if "from_round" in v and not _number(v["from_round"]):
+            self.d.error(v.vmark("from_round"), f"from_round inválido na inscrição {k}: recebido "
+                         f"{describe(v['from_round'])}; esperado 2 (inscrição atrasada, Art. 5)", code="type")
+            ok = False
+        return ok
 
     def seat_keys(self, seats: MDict, ids: dict, rnd: int, tno: Any) -> None:
         for k in [k for k in seats if not _number(k) and not (isinstance(k, str) and JOKER.match(k))]:
@@ -249,7 +307,6 @@ class _ChampionshipLoader:
             self.d.error(seats.kmark(k), f"mesa {tno}, rodada {rnd}: assento inválido: recebido {describe(k)}; "
                          "esperado o número de inscrição do jogador, ou C1, C2… para um coringa (Art. 16)", hint,
                          code="type")
-            self.broken.add((rnd, tno))
             del seats[k]
 
     # registrations
@@ -317,7 +374,7 @@ class _ChampionshipLoader:
                 if key not in regs:
                     if key not in self.numbers:
                         self.d.error(smark, f"mesa {tno}, {where}: o número {key} não está inscrito",
-                                     _numbers_hint(regs), code="unknown-id")
+                                     self.numbers_hint(), code="unknown-id")
                     self.broken.add((rnd, tno))
                 elif key in seated:  # Quatrilho Art. 9: one table per player per round
                     self.d.error(smark, f"o jogador {key} ({regs[key].player}) já está na mesa {seated[key][0]} da "
@@ -326,10 +383,12 @@ class _ChampionshipLoader:
                 elif regs[key].from_round > rnd:  # Quatrilho Art. 5
                     self.d.error(smark, f"o jogador {key} ({regs[key].player}) foi inscrito com atraso e joga a partir "
                                  f"da rodada {regs[key].from_round} (Art. 5)", "tire-o desta mesa")
+                    self.broken.add((rnd, tno))
                 elif key in disq and disq[key][0] < rnd:  # Quatrilho Art. 16
                     self.d.error(smark, f"o jogador {key} ({regs[key].player}) foi desclassificado na rodada "
                                  f"{disq[key][0]} (linha {disq[key][1].line}) e não joga mais (Art. 16)",
                                  "tire-o desta mesa; um coringa pode ocupar o lugar (C1)")
+                    self.broken.add((rnd, tno))
                 if key not in seated:
                     seated[key] = (tno, smark)
             table = Table(tno, tuple(seats.items()), tmark)
@@ -358,6 +417,11 @@ class _ChampionshipLoader:
             if (rnd, table.number) not in self.broken:
                 self.check_conservation(qr, table, where)
         return qr
+
+    def numbers_hint(self) -> str:
+        if not self.numbers:
+            return "inscreva o jogador em players:"
+        return f"números inscritos: {_ranges(sorted(self.numbers))}; inscreva o jogador em players: se faltar"
 
     def check_counted(self, table: Table, sraw: MDict, where: str, rnd: int) -> None:
         """A table is counted for every player or for none (drawn, not yet played)."""
@@ -389,7 +453,7 @@ class _ChampionshipLoader:
         for n, k in r.rebuys.items():
             mark = raw["rebuys"].kmark(n)
             if n not in regs:
-                self.d.error(mark, f"rebuys: o número {n} não está inscrito", _numbers_hint(regs), code="unknown-id")
+                self.d.error(mark, f"rebuys: o número {n} não está inscrito", self.numbers_hint(), code="unknown-id")
                 continue
             if n not in seated:
                 self.d.error(mark, f"rebuys: o jogador {n} ({regs[n].player}) não está em nenhuma mesa da {where}",
@@ -410,7 +474,7 @@ class _ChampionshipLoader:
             praw = raw["penalties"][i]
             if p.player not in regs:
                 self.d.error(praw.vmark("player"), f"penalidade: o número {p.player} não está inscrito",
-                             _numbers_hint(regs), code="unknown-id")
+                             self.numbers_hint(), code="unknown-id")
                 continue
             if p.player not in seated and p.player not in r.absent:
                 self.d.error(praw.vmark("player"), f"penalidade: o jogador {p.player} ({regs[p.player].player}) não "
@@ -424,7 +488,7 @@ class _ChampionshipLoader:
         for i, n in enumerate(r.absent):
             mark = raw["absent"].imark(i)
             if n not in regs:
-                self.d.error(mark, f"absent: o número {n} não está inscrito", _numbers_hint(regs), code="unknown-id")
+                self.d.error(mark, f"absent: o número {n} não está inscrito", self.numbers_hint(), code="unknown-id")
             elif n in seated:
                 self.d.error(mark, f"absent: o jogador {n} ({regs[n].player}) está na mesa {seated[n][0]} da {where} "
                              f"(linha {seated[n][1].line})", "tire-o da mesa ou da lista absent")
@@ -469,7 +533,7 @@ class _ChampionshipLoader:
             draw = raw["disqualified"][i]
             mark = draw.vmark("player")
             if x.player not in regs:
-                self.d.error(mark, f"disqualified: o número {x.player} não está inscrito", _numbers_hint(regs),
+                self.d.error(mark, f"disqualified: o número {x.player} não está inscrito", self.numbers_hint(),
                              code="unknown-id")
             elif x.player in disq:
                 self.d.error(mark, f"o jogador {x.player} ({regs[x.player].player}) já foi desclassificado na rodada "
@@ -516,7 +580,7 @@ class _ChampionshipLoader:
             for k, n in enumerate(d.players):
                 if n not in regs:
                     self.d.error(draw["players"].imark(k), f"draws: o número {n} não está inscrito",
-                                 _numbers_hint(regs), code="unknown-id")
+                                 self.numbers_hint(), code="unknown-id")
                     ok = False
             if len(set(d.players)) != len(d.players) or sorted(d.order) != sorted(d.players):
                 self.d.error(draw.vmark("order"), "order: deve conter exatamente os jogadores do sorteio, cada um "
@@ -560,10 +624,6 @@ def table_sum(qr: QRound, table: Table, stake: int) -> tuple[int, int, str]:
     return found, expected, ", ".join(parts)
 
 
-def _numbers_hint(regs: dict) -> str:
-    if not regs:
-        return "inscreva o jogador em players:"
-    return f"números inscritos: {_ranges(sorted(regs))}; inscreva o jogador em players: se faltar"
 
 
 def _ranges(numbers: list[int]) -> str:
