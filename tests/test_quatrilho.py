@@ -4,10 +4,8 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-import pytest
-
 from league.api import api_files
-from league.quatrilho import brl
+from league.quatrilho_pages import brl
 from league.rules import quatrilho as R
 from league.standings.core import Row
 from tests.quatrilho_fixtures import EIGHT, errors, head, line, messages, registrations, result, run
