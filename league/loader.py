@@ -49,6 +49,8 @@ class Loader:
                              "crie content/league.yaml com name e short_name")
         lmodel = validate(S.LeagueFile, league_raw, self.rel(lf), self.diags, "league.yaml") \
             if lf.exists() and not self.reported(lf) else None
+        if lmodel:
+            self.check_urls(lmodel, league_raw)
         truco = self.truco_config(lmodel.truco if lmodel else S.TrucoSettings(), None, league_raw, self.rel(lf))
         quat = self.quatrilho_config(lmodel.quatrilho if lmodel else S.QuatrilhoSettings(), None)
         clubs = self.load_clubs()
@@ -65,6 +67,24 @@ class Loader:
         from league.pages import load_pages  # markdown pages and news
         load_pages(self, league)
         return league
+
+    def check_urls(self, lmodel: S.LeagueFile, raw: MDict) -> None:
+        """base_url and repository end up in href attributes: only http(s) addresses (base_url may also be a
+        path such as /liga/), never javascript:, data: or anything a browser would run."""
+        from urllib.parse import urlparse
+        for key, allow_path in (("base_url", True), ("repository", False)):
+            value = getattr(lmodel, key)
+            if value is None:
+                continue
+            url = urlparse(value)
+            ok = (url.scheme in ("http", "https") and bool(url.netloc)) or \
+                (allow_path and value.startswith("/") and not value.startswith("//"))
+            if not ok or any(ch.isspace() or ord(ch) < 32 or ch in "<>\"'`" for ch in value):
+                from league.validate import describe
+                self.diags.error(raw.vmark(key), f"{key} inválido: recebido {describe(value)}; esperado um endereço "
+                                 "http:// ou https://" + (" ou um caminho começando com /" if allow_path else ""),
+                                 "ex.: https://www.federacao.org.br/" if allow_path else
+                                 "ex.: https://github.com/federacao/site", code="url")
 
     def truco_config(self, base: S.TrucoSettings, over: Optional[S.TrucoOverrides], raw, rel) -> TrucoConfig:
         data = base.model_dump()
