@@ -243,8 +243,7 @@ class ChampionshipLoader:
                     continue
                 if key not in regs:
                     if key not in self.numbers:
-                        self.d.error(smark, f"mesa {tno}, {where}: o número {key} não está inscrito",
-                                     self.numbers_hint(), code="unknown-id")
+                        self.unregistered(smark, f"mesa {tno}, {where}: ", key)
                     self.broken.add((rnd, tno))
                 elif key in seated:  # Quatrilho Art. 9: one table per player per round
                     self.d.error(smark, f"o jogador {key} ({regs[key].player}) já está na mesa {seated[key][0]} da "
@@ -288,10 +287,14 @@ class ChampionshipLoader:
                 self.check_conservation(qr, table, where)
         return qr
 
-    def numbers_hint(self) -> str:
-        if not self.numbers:
-            return "inscreva o jogador em players:"
-        return f"números inscritos: {_ranges(sorted(self.numbers))}; inscreva o jogador em players: se faltar"
+    def unregistered(self, mark: SourceMark, where: str, number: int) -> None:
+        hint = (f"números inscritos: {_ranges(sorted(self.numbers))}; inscreva o jogador em players: se faltar"
+                if self.numbers else "inscreva o jogador em players:")
+        self.d.error(mark, f"{where}o número {number} não está inscrito", hint, code="unknown-id")
+
+    def no_table(self, mark: SourceMark, key: str, where: str, number: int, tables) -> None:
+        self.d.error(mark, f"{key}: a {where} não tem mesa {number}", f"mesas da rodada: {', '.join(map(str, tables))}",
+                     code="unknown-id")
 
     def check_counted(self, table: Table, sraw: MDict, where: str, rnd: int) -> None:
         """A table is counted for every player or for none (drawn, not yet played)."""
@@ -323,7 +326,7 @@ class ChampionshipLoader:
         for n, k in r.rebuys.items():
             mark = raw["rebuys"].kmark(n)
             if n not in regs:
-                self.d.error(mark, f"rebuys: o número {n} não está inscrito", self.numbers_hint(), code="unknown-id")
+                self.unregistered(mark, "rebuys: ", n)
                 continue
             if n not in seated:
                 self.d.error(mark, f"rebuys: o jogador {n} ({regs[n].player}) não está em nenhuma mesa da {where}",
@@ -343,8 +346,7 @@ class ChampionshipLoader:
         for i, p in enumerate(r.penalties):
             praw = raw["penalties"][i]
             if p.player not in regs:
-                self.d.error(praw.vmark("player"), f"penalidade: o número {p.player} não está inscrito",
-                             self.numbers_hint(), code="unknown-id")
+                self.unregistered(praw.vmark("player"), "penalidade: ", p.player)
                 continue
             if p.player not in seated and p.player not in r.absent:
                 self.d.error(praw.vmark("player"), f"penalidade: o jogador {p.player} ({regs[p.player].player}) não "
@@ -358,7 +360,7 @@ class ChampionshipLoader:
         for i, n in enumerate(r.absent):
             mark = raw["absent"].imark(i)
             if n not in regs:
-                self.d.error(mark, f"absent: o número {n} não está inscrito", self.numbers_hint(), code="unknown-id")
+                self.unregistered(mark, "absent: ", n)
             elif n in seated:
                 self.d.error(mark, f"absent: o jogador {n} ({regs[n].player}) está na mesa {seated[n][0]} da {where} "
                              f"(linha {seated[n][1].line})", "tire-o da mesa ou da lista absent")
@@ -375,8 +377,7 @@ class ChampionshipLoader:
         out = {}
         for t, v in values.items():
             if t not in tables:
-                self.d.error(raw.kmark(t), f"{key}: a {where} não tem mesa {t}",
-                             f"mesas da rodada: {', '.join(map(str, tables))}", code="unknown-id")
+                self.no_table(raw.kmark(t), key, where, t, tables)
                 continue
             out[t] = v
         return out
@@ -386,8 +387,7 @@ class ChampionshipLoader:
         for i, a in enumerate(r.adjustments):
             araw = raw["adjustments"][i]
             if a.table not in r.tables:
-                self.d.error(araw.vmark("table"), f"adjustments: a {where} não tem mesa {a.table}",
-                             f"mesas da rodada: {', '.join(map(str, r.tables))}", code="unknown-id")
+                self.no_table(araw.vmark("table"), "adjustments", where, a.table, r.tables)
                 continue
             other = next((x for x in out if x.table == a.table), None)
             if other:
@@ -403,8 +403,7 @@ class ChampionshipLoader:
             draw = raw["disqualified"][i]
             mark = draw.vmark("player")
             if x.player not in regs:
-                self.d.error(mark, f"disqualified: o número {x.player} não está inscrito", self.numbers_hint(),
-                             code="unknown-id")
+                self.unregistered(mark, "disqualified: ", x.player)
             elif x.player in disq:
                 self.d.error(mark, f"o jogador {x.player} ({regs[x.player].player}) já foi desclassificado na rodada "
                              f"{disq[x.player][0]} (linha {disq[x.player][1].line})")
@@ -449,8 +448,7 @@ class ChampionshipLoader:
             ok = True
             for k, n in enumerate(d.players):
                 if n not in regs:
-                    self.d.error(draw["players"].imark(k), f"draws: o número {n} não está inscrito",
-                                 self.numbers_hint(), code="unknown-id")
+                    self.unregistered(draw["players"].imark(k), "draws: ", n)
                     ok = False
             if len(set(d.players)) != len(d.players) or sorted(d.order) != sorted(d.players):
                 self.d.error(draw.vmark("order"), "order: deve conter exatamente os jogadores do sorteio, cada um "
