@@ -84,3 +84,6 @@ main.add_command(diff_cmd)
 
 from league.quatrilho_cli import draw  # noqa: E402
 main.add_command(draw)
+
+from league.serve import serve  # noqa: E402
+main.add_command(serve)

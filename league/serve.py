@@ -1,0 +1,342 @@
+"""`league serve`: build, serve the site on 127.0.0.1, rebuild when a file under content/ or templates/ changes,
+and reload the page open in the browser.
+
+Standard library only: a threaded http.server and a watcher thread that polls modification times (~0.5 s). The
+page reloads through a small script the server adds to the HTML it sends (never to the built files): it asks
+/__league/version every half second and reloads when the number changes. A build with content errors prints them
+in the terminal and the browser shows an error page listing each file:line:col; the last good site stays in
+out/ (and at ?__league=anterior) until the content is fixed.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable, Optional
+from urllib.parse import unquote, urlparse, urlsplit
+
+import click
+
+from league.errors import Diagnostic, LeagueError, SourceMark
+
+VERSION_PATH = "/__league/version"
+SCRIPT_PATH = "/__league/reload.js"
+PREVIOUS = "__league=anterior"   # query that shows the last good page instead of the error page
+
+RELOAD_JS = """\
+(function () {
+  var me = document.currentScript, seen = me && me.getAttribute("data-version");
+  function poll() {
+    fetch("/__league/version", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (d) {
+      if (String(d.version) !== seen) { location.reload(); return; }
+      setTimeout(poll, 500);
+    }, function () { setTimeout(poll, 2000); });
+  }
+  setTimeout(poll, 500);
+})();
+"""
+
+ERROR_CSS = """\
+body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1.5rem;max-width:60rem;color:#1a1a1a}
+h1{color:#a40000;font-size:1.4rem}ol{padding-left:1.5rem}li{margin:.6rem 0}
+code{background:#f3f3f3;padding:.1rem .3rem;border-radius:3px;word-break:break-all}
+.hint{color:#555}.warn code{background:#fff6d6}
+"""
+
+
+@dataclass
+class State:
+    """What the last build left: the version the pages poll, and its problems (empty after a good build)."""
+
+    version: int = 0
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    prefix: str = "/"          # the path of base_url: the site's links start with it
+    building: bool = False
+
+
+def error_page(state: State) -> str:
+    """The page the browser shows while the content has errors: every error, escaped, with its place."""
+    def items(diags: list[Diagnostic]) -> str:
+        out = []
+        for d in diags:
+            hint = f'<br><span class="hint">sugestão: {html.escape(d.hint)}</span>' if d.hint else ""
+            out.append(f"<li><code>{html.escape(str(d.mark))}</code> {html.escape(d.message)}{hint}</li>")
+        return "\n".join(out)
+    n = len(state.errors)
+    warnings = ""
+    if state.warnings:
+        warnings = f'<h2>Avisos ({len(state.warnings)})</h2>\n<ol class="warn">\n{items(state.warnings)}\n</ol>\n'
+    return (
+        '<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{n} erro(s) no conteúdo · league serve</title>\n<style>{ERROR_CSS}</style>\n</head>\n<body>\n"
+        f"<h1>O conteúdo tem {n} erro(s)</h1>\n"
+        "<p>O site não foi reconstruído. Corrija os arquivos abaixo e salve: esta página se atualiza sozinha.</p>\n"
+        f"<ol>\n{items(state.errors)}\n</ol>\n{warnings}"
+        f'<p><a href="?{PREVIOUS}">Ver a última versão do site que funcionou</a></p>\n'
+        "</body>\n</html>\n")
+
+
+def inject(body: bytes, version: int) -> bytes:
+    """The HTML with the reload script before </body> (or at the end)."""
+    tag = f'<script src="{SCRIPT_PATH}" data-version="{version}"></script>\n'.encode()
+    i = body.rfind(b"</body>")
+    return body[:i] + tag + body[i:] if i >= 0 else body + tag
+
+
+def scan(roots: list[Path]) -> dict[str, tuple[int, int]]:
+    """(mtime, size) of every file under roots; hidden files and folders (editor swap files, .git) left out."""
+    out: dict[str, tuple[int, int]] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"]
+            for name in filenames:
+                if name.startswith(".") or name.endswith(("~", ".swp", ".swx")):
+                    continue
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(path)
+                    out[path] = (st.st_mtime_ns, st.st_size)
+                except OSError:          # a broken link: still a file the build will report
+                    out[path] = (0, -1)
+    return out
+
+
+def changed(before: dict, after: dict) -> list[str]:
+    return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Serves out/ with the reload script in HTML, the version endpoint, and the error page while the content
+    is broken."""
+
+    server: "_HTTPServer"
+
+    def log_message(self, format: str, *args) -> None:  # the terminal is for diagnostics
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_HEAD(self) -> None:
+        self.respond(head=True)
+
+    def do_GET(self) -> None:
+        self.respond(head=False)
+
+    def send_bytes(self, status: int, ctype: str, body: bytes, head: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def respond(self, head: bool) -> None:
+        dev = self.server.dev
+        url = urlsplit(self.path)
+        path = unquote(url.path)
+        if path == VERSION_PATH:
+            with dev.lock:
+                data = {"version": dev.state.version, "ok": not dev.state.errors,
+                        "errors": len(dev.state.errors), "building": dev.state.building}
+            return self.send_bytes(200, "application/json", json.dumps(data).encode(), head)
+        if path == SCRIPT_PATH:
+            return self.send_bytes(200, "text/javascript; charset=utf-8", RELOAD_JS.encode(), head)
+        with dev.lock:
+            state = State(dev.state.version, list(dev.state.errors), list(dev.state.warnings), dev.state.prefix)
+        prefix = state.prefix
+        if prefix != "/" and (path + "/").startswith(prefix):
+            path = "/" + path[len(prefix):]
+        fs = Path(self.translate_path(path))
+        if fs.is_dir():
+            if not url.path.endswith("/"):
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", url.path + "/" + (f"?{url.query}" if url.query else ""))
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
+            fs = fs / "index.html"
+        page = fs.suffix in (".html", ".htm") or not fs.suffix
+        if state.errors and page and PREVIOUS not in url.query:
+            body = inject(error_page(state).encode("utf-8"), state.version)
+            return self.send_bytes(500, "text/html; charset=utf-8", body, head)
+        if not fs.is_file():
+            missing = Path(self.directory) / "404.html"
+            if missing.is_file():
+                return self.send_bytes(404, "text/html; charset=utf-8",
+                                       inject(missing.read_bytes(), state.version), head)
+            return self.send_error(404, "Página não encontrada")
+        if fs.suffix in (".html", ".htm"):
+            try:
+                body = fs.read_bytes()
+            except OSError:   # swapped away by a build this very moment: the page reloads anyway
+                return self.send_error(503, "O site está sendo reconstruído")
+            return self.send_bytes(200, "text/html; charset=utf-8", inject(body, state.version), head)
+        self.path = path + (f"?{url.query}" if url.query else "")
+        if head:
+            return super().do_HEAD()
+        return super().do_GET()
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    dev: "DevServer"
+
+
+class DevServer:
+    """The build, the HTTP server and the watcher, started and stopped together (the tests drive it directly)."""
+
+    def __init__(self, content: Path, out: Path, templates: Optional[Path] = None, port: int = 8000,
+                 interval: float = 0.5, echo: Callable[[str], None] = lambda s: click.echo(s, err=True)):
+        from league.render import default_templates
+        self.content = Path(content)
+        self.out = Path(out)
+        self.templates = Path(templates) if templates else default_templates()
+        self.port = port
+        self.interval = interval
+        self.echo = echo
+        self.lock = threading.Lock()
+        self.state = State()
+        self.stopping = threading.Event()
+        self.httpd: Optional[_HTTPServer] = None
+        self.threads: list[threading.Thread] = []
+        self.snapshot: dict = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{self.state.prefix}"
+
+    # ------------------------------------------------------------------ build
+    def rebuild(self, why: str = "") -> bool:
+        """Build once; True when the site was written. Never raises: every failure becomes the error page."""
+        from league.build import build
+        self.snapshot = scan(self.watched())
+        with self.lock:
+            self.state.building = True
+        if why:
+            self.echo(why)
+        start = time.monotonic()
+        errors: list[Diagnostic] = []
+        warnings: list[Diagnostic] = []
+        prefix = None
+        try:
+            report = build(self.content, self.out, templates=self.templates)
+            warnings = [d for d in report.diagnostics if d.level != "error"]
+            prefix = urlparse(report.results.league.base_url).path or "/"
+        except LeagueError as exc:
+            errors = [d for d in exc.diagnostics if d.level == "error"]
+            warnings = [d for d in exc.diagnostics if d.level != "error"]
+        except Exception as exc:  # noqa: BLE001 - a broken template or a bug must not stop the server
+            errors = [_unexpected(exc)]
+            self.echo("".join(traceback.format_exception(exc)).rstrip())
+        for d in errors + warnings:
+            self.echo(d.format_text())
+        with self.lock:
+            self.state.version += 1
+            self.state.errors = errors
+            self.state.warnings = warnings
+            self.state.building = False
+            if prefix is not None:
+                self.state.prefix = prefix if prefix.endswith("/") else prefix + "/"
+            version = self.state.version
+        if errors:
+            self.echo(f"{len(errors)} erro(s); o navegador mostra a lista. O site anterior continua em {self.out}/ "
+                      f"(e em {self.url}?{PREVIOUS}).")
+        else:
+            self.echo(f"site reconstruído em {time.monotonic() - start:.1f} s (versão {version}).")
+        return not errors
+
+    def watched(self) -> list[Path]:
+        return [self.content, self.templates]
+
+    def watch(self) -> None:
+        while not self.stopping.wait(self.interval):
+            try:
+                now = scan(self.watched())
+                diff = changed(self.snapshot, now)
+                if not diff:
+                    continue
+                time.sleep(min(self.interval, 0.1))  # let an editor finish saving several files
+                names = [os.path.relpath(p) for p in diff[:3]]
+                more = f" e mais {len(diff) - 3}" if len(diff) > 3 else ""
+                self.rebuild(f"mudou: {', '.join(names)}{more}; reconstruindo…")
+            except Exception:  # noqa: BLE001 - keep watching whatever happens
+                self.echo(traceback.format_exc().rstrip())
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> None:
+        self.rebuild()
+        self.out.mkdir(parents=True, exist_ok=True)
+        handler = functools.partial(Handler, directory=str(self.out.resolve()))
+        try:
+            self.httpd = _HTTPServer(("127.0.0.1", self.port), handler)
+        except OSError as exc:
+            raise click.ClickException(f"não foi possível abrir a porta {self.port} em 127.0.0.1: "
+                                       f"{exc.strerror or exc}; use --port com outro número") from exc
+        self.httpd.dev = self
+        self.port = self.httpd.server_address[1]
+        serve = functools.partial(self.httpd.serve_forever, poll_interval=0.1)
+        for name, target in (("http", serve), ("watch", self.watch)):
+            t = threading.Thread(target=target, daemon=True, name=f"league-serve-{name}")
+            t.start()
+            self.threads.append(t)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.httpd is not None:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+        for t in self.threads:
+            t.join(timeout=10)
+
+
+def _unexpected(exc: Exception) -> Diagnostic:
+    """A failure that is not a content diagnostic (a template with a syntax error, a bug), placed if possible."""
+    import jinja2
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = SourceMark(exc.filename or exc.name or "templates", exc.lineno or 0, 1 if exc.lineno else 0)
+        return Diagnostic(where, f"erro de sintaxe no template: {exc.message}")
+    if isinstance(exc, jinja2.TemplateError):
+        frame = next((f for f in reversed(traceback.extract_tb(exc.__traceback__))
+                      if f.filename.endswith((".html", ".xml"))), None)
+        where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("templates")
+        return Diagnostic(where, f"erro no template: {exc}")
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("league")
+    return Diagnostic(where, f"erro inesperado na construção do site: {type(exc).__name__}: {exc}")
+
+
+@click.command()
+@click.option("--port", default=8000, type=click.IntRange(0, 65535), show_default=True,
+              help="Porta em 127.0.0.1 (0 = uma porta livre).")
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
+@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
+@click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
+def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> None:
+    """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
+    templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
+    server = DevServer(content, out, templates, port)
+    server.start()
+    click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
+               "Ctrl+C para parar.", err=True)
+    sys.stderr.flush()
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        click.echo("parando.", err=True)
+    finally:
+        server.stop()

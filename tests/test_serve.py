@@ -1,0 +1,222 @@
+"""`league serve`: the dev server in a thread on a free port. A change under content/ bumps the version the open
+page polls and the new content is served; a broken file shows the error page (every error with file:line:col,
+escaped) while the last good site stays; fixing it recovers. Also a broken template, and the real command.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from league.serve import DevServer, inject
+from tests.bad_input.harness import copy_base
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = "seasons/2026/truco/etapa-1.yaml"
+CHAMP = "seasons/2026/quatrilho/chapeco.yaml"
+WAIT = 20.0  # seconds: the most any rebuild may take here (each takes well under one)
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode("utf-8")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8")
+
+
+def version(server: DevServer) -> dict:
+    return json.loads(get(f"http://127.0.0.1:{server.port}/__league/version")[1])
+
+
+def wait_version(server: DevServer, after: int) -> dict:
+    """The version document once a build newer than `after` has finished."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        v = version(server)
+        if v["version"] > after and not v["building"]:
+            return v
+        time.sleep(0.05)
+    pytest.fail(f"nenhuma reconstrução depois da versão {after} em {WAIT:.0f} s")
+
+
+def edit(path: Path, *pairs: str) -> None:
+    """Replace old → new (pairs of arguments) in one write, so the watcher never sees half the edit."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in zip(pairs[::2], pairs[1::2]):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def server(tmp_path):
+    content = copy_base(tmp_path / "src")
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    lines: list[str] = []
+    srv = DevServer(content, tmp_path / "out" / "site", templates=templates, port=0, interval=0.1,
+                    echo=lines.append)
+    srv.start()
+    srv.lines = lines
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_serves_the_site_with_the_reload_script_only_in_responses(server):
+    status, body = get(server.url)
+    assert status == 200
+    assert '<script src="/__league/reload.js" data-version="1"></script>' in body
+    built = (server.out / "index.html").read_text(encoding="utf-8")
+    assert "__league" not in built                                  # the built files stay clean
+    assert body.replace('<script src="/__league/reload.js" data-version="1"></script>\n', "") == built
+    status, js = get(f"http://127.0.0.1:{server.port}/__league/reload.js")
+    assert status == 200 and "/__league/version" in js and "location.reload()" in js
+    assert version(server) == {"version": 1, "ok": True, "errors": 0, "building": False}
+    css = next(server.out.glob("static/*.css")).name
+    status, text = get(f"http://127.0.0.1:{server.port}/static/{css}")
+    assert status == 200 and "__league" not in text                 # only HTML gets the script
+    status, missing = get(f"http://127.0.0.1:{server.port}/nao-existe/")
+    assert status == 404 and "/__league/reload.js" in missing       # the site's 404 page, reloading too
+
+
+def test_change_rebuilds_and_serves_new_content(server):
+    v = version(server)["version"]
+    edit(server.content / "clubs.yaml", "aptru: {name: APTRU,", "aptru: {name: APTRU Renomeada,")
+    now = wait_version(server, v)
+    assert now["ok"] and now["version"] == v + 1
+    status, body = get(f"http://127.0.0.1:{server.port}/clubes/aptru/")
+    assert status == 200 and "APTRU Renomeada" in body
+    assert f'data-version="{v + 1}"' in body
+    assert any(line.startswith("mudou: ") and "clubs.yaml" in line for line in server.lines)
+
+
+def test_broken_content_shows_error_page_then_recovers(server):
+    stage = server.content / STAGE
+    champ = server.content / CHAMP
+    good_stage, good_champ = stage.read_text(encoding="utf-8"), champ.read_text(encoding="utf-8")
+    v = version(server)["version"]
+    last_good = (server.out / "index.html").read_bytes()
+
+    edit(champ, "4: 86}", "4: 96}")                                   # chips off by 10
+    edit(stage, "host: aptru", 'host: "<b>aptru</b>"')                # HTML in a message
+    now = wait_version(server, v)
+    if now["errors"] == 1:                                            # the watcher saw one file before the other
+        now = wait_version(server, now["version"])
+    assert now["ok"] is False and now["errors"] == 2 and now["building"] is False
+
+    status, page = get(server.url)
+    assert status == 500
+    assert "O conteúdo tem 2 erro(s)" in page
+    assert ("<code>content/seasons/2026/quatrilho/chapeco.yaml:18:7</code> mesa 1, rodada 1: soma 410, "
+            "esperado 400") in page
+    assert ("<code>content/seasons/2026/truco/etapa-1.yaml:3:7</code> id inválido em host: recebido "
+            "&quot;&lt;b&gt;aptru&lt;/b&gt;&quot; (texto)") in page        # escaped
+    assert "<b>aptru</b>" not in page
+    assert f'data-version="{now["version"]}"' in page                # reloads when fixed
+    assert any("chapeco.yaml:18:7: erro:" in line for line in server.lines)     # and in the terminal
+    # every page shows the errors; the last good site stays on disk and one click away
+    assert get(f"http://127.0.0.1:{server.port}/clubes/aptru/")[0] == 500
+    assert (server.out / "index.html").read_bytes() == last_good
+    status, previous = get(server.url + "?__league=anterior")
+    assert status == 200 and previous.startswith(last_good.decode("utf-8")[:200])
+    css = next(server.out.glob("static/*.css")).name
+    assert get(f"http://127.0.0.1:{server.port}/static/{css}")[0] == 200
+
+    broken = now["version"]
+    champ.write_text(good_champ, encoding="utf-8")
+    stage.write_text(good_stage, encoding="utf-8")
+    now = wait_version(server, broken)
+    if not now["ok"]:
+        now = wait_version(server, now["version"])
+    assert now["ok"] and now["errors"] == 0
+    status, page = get(server.url)
+    assert status == 200 and "erro(s)" not in page
+
+
+def test_broken_template_does_not_stop_the_server(server):
+    base = server.templates / "base.html"
+    good = base.read_text(encoding="utf-8")
+    v = version(server)["version"]
+    base.write_text(good.replace("{% block main %}{% endblock %}", "{% block main %}{% endblok %}"), encoding="utf-8")
+    now = wait_version(server, v)
+    assert not now["ok"]
+    status, page = get(server.url)
+    assert status == 500 and "base.html" in page and "erro de sintaxe no template" in page
+    base.write_text(good, encoding="utf-8")
+    assert wait_version(server, v + 1)["ok"]
+    assert get(server.url)[0] == 200
+
+
+def test_first_build_with_errors_still_serves(tmp_path):
+    content = copy_base(tmp_path / "src")
+    edit(content / STAGE, "date: 2026-03-14", "date: 2026-02-30")
+    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1, echo=lambda s: None)
+    srv.start()
+    try:
+        status, page = get(srv.url)
+        assert status == 500 and 'data inexistente &quot;2026-02-30&quot;' in page
+        edit(content / STAGE, "date: 2026-02-30", "date: 2026-03-14")
+        assert wait_version(srv, 1)["ok"]
+        assert get(srv.url)[0] == 200
+    finally:
+        srv.stop()
+
+
+def test_base_url_path_is_served_at_its_prefix(tmp_path):
+    content = copy_base(tmp_path / "src")
+    edit(content / "league.yaml", "base_url: https://example.org/", "base_url: https://example.org/liga/")
+    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1, echo=lambda s: None)
+    srv.start()
+    try:
+        assert srv.url.endswith("/liga/")
+        status, page = get(srv.url)
+        assert status == 200 and 'href="/liga/clubes/' in page
+        assert get(srv.url + "clubes/aptru/")[0] == 200
+    finally:
+        srv.stop()
+
+
+def test_inject_without_body_tag():
+    assert inject(b"<p>x", 3) == b'<p>x<script src="/__league/reload.js" data-version="3"></script>\n'
+
+
+def test_command_line(tmp_path):
+    """The real command: starts, prints its address, serves, and stops cleanly on Ctrl+C."""
+    content = copy_base(tmp_path / "src")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "league", "serve", "--port", "0", "--content", str(content),
+                             "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + WAIT
+        url = None
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            m = re.search(r"em (http://127\.0\.0\.1:\d+/)", line)
+            url = m.group(1) if m else None
+        assert url, "o servidor não informou o endereço"
+        status, page = get(url)
+        assert status == 200 and "/__league/reload.js" in page
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        assert "parando." in proc.stdout.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
