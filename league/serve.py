@@ -270,7 +270,7 @@ class DevServer:
                 if not diff:
                     continue
                 time.sleep(min(self.interval, 0.1))  # let an editor finish saving several files
-                names = [os.path.relpath(p) for p in diff[:3]]
+                names = [_shown(p) for p in diff[:3]]
                 more = f" e mais {len(diff) - 3}" if len(diff) > 3 else ""
                 self.rebuild(f"mudou: {', '.join(names)}{more}; reconstruindo…")
             except Exception:  # noqa: BLE001 - keep watching whatever happens
@@ -301,6 +301,12 @@ class DevServer:
             self.httpd.server_close()
         for t in self.threads:
             t.join(timeout=10)
+
+
+def _shown(path: str) -> str:
+    """A changed file as the terminal shows it: relative to the current folder when inside it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def _unexpected(exc: Exception) -> Diagnostic:
