@@ -23,6 +23,19 @@ NAMES = {
 }
 
 
+# "à frente <phrase> (a contra b)": each criterion with its own article
+PHRASES = {
+    "wins": "pelo número de vitórias",
+    "points": "pelo número de pontos",
+    "pair_points_balance": "pelo saldo de pontos das duplas",
+    "pontinhos_balance": "pelo saldo de pontinhos",
+    "net": "pelos pontos positivos (ganhos menos perdidos)",
+    "positive_rounds": "pelo número de rodadas com pontos ganhos",
+    "points_won": "pela soma dos pontos ganhos",
+    "best_round": "pela maior pontuação em uma rodada",
+}
+
+
 def fmt_num(v: Any) -> str:
     if isinstance(v, Decimal):
         v = int(v) if v == v.to_integral_value() else float(v)
@@ -60,7 +73,7 @@ def explain(b: Optional[Boundary], what: str = "equipes") -> Optional[str]:
     if key == "draw":
         return "à frente por sorteio registrado"
     if key in ("pair_points_balance", "pontinhos_balance"):
-        return f"à frente pelo {NAMES[key]} ({signed(b.above)} contra {signed(b.below)})"
+        return f"à frente {PHRASES[key]} ({signed(b.above)} contra {signed(b.below)})"
     if key == "group_position":
         return f"à frente pela colocação no grupo ({b.above[1]}º contra {b.below[1]}º)"
     if key == "eliminated_in":
@@ -70,9 +83,9 @@ def explain(b: Optional[Boundary], what: str = "equipes") -> Optional[str]:
             if x != y:
                 return f"à frente pelo número de {i + 1}º lugares ({x} contra {y})"
         return "à frente pelas colocações"
-    if key in ("wins", "points", "net", "positive_rounds", "points_won", "best_round"):
-        return f"à frente pelo {NAMES[key]} ({fmt_num(b.above)} contra {fmt_num(b.below)})"
-    return f"à frente pelo critério {NAMES.get(key, key)}"
+    if key in PHRASES:
+        return f"à frente {PHRASES[key]} ({fmt_num(b.above)} contra {fmt_num(b.below)})"
+    return f"à frente pelo critério “{NAMES.get(key, key)}”"
 
 
 def tie_text(final: bool, needs_draw: bool = True) -> str:

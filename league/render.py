@@ -21,7 +21,8 @@ from league.rules.truco import pair_points, pontinhos
 
 MONTHS = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro"]
-STATUS = {"final": "encerrada", "in_progress": "em andamento", "scheduled": "agendada"}
+STATUS = {"final": "encerrada", "in_progress": "em andamento", "scheduled": "agendada"}       # etapa
+STATUS_M = {"final": "encerrado", "in_progress": "em andamento", "scheduled": "agendado"}     # campeonato
 RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca", "pagefind"}
 # pages that pagefind indexes (data-pagefind-body), with the kind shown beside a search result
 SEARCH_KINDS = {"player.html": "Jogador", "pair.html": "Dupla", "club.html": "Clube", "team.html": "Equipe",
@@ -267,6 +268,7 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     nav.append({"title": "Busca", "url": site.url("busca")})
     common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
               "explain": explain, "draft": draft, "js": site.root + js_name}
+    from league.charts import Charts; common["charts"] = Charts(results, site)  # noqa: E702
     urls: list[str] = []
 
     def page(path: str, template: str, **ctx):
@@ -280,7 +282,16 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     latest = [r for sr in seasons for r in sr.stages if r.stage.status != "scheduled"]
     latest.sort(key=lambda r: (r.stage.date, r.stage.id), reverse=True)
     upcoming = [r.stage for sr in seasons for r in sr.stages if r.stage.status == "scheduled"]
+    champs = [c for sr in seasons for c in sr.championships if c.championship.status != "scheduled"]
+    champs.sort(key=lambda c: (c.championship.date, c.championship.id), reverse=True)
+    latest_champs = [{"url": site.url(c.championship.season, "quatrilho", c.championship.id),
+                      "name": c.championship.name, "date": c.championship.date,
+                      "status": STATUS_M.get(c.championship.status, c.championship.status),
+                      "state": c.championship.status,
+                      "top": [(ln.position, site.player_name(ln.player)) for ln in c.lines[:3]]}
+                     for c in champs[:3]]
     page("index.html", "index.html", current=season_view(site, current) if current else None,
+         championships=latest_champs,
          latest=[{"stage": r.stage, "top": [(p, r.stage.teams[p.key].name) for p in r.classification[:3]],
                   "status": STATUS[r.stage.status]} for r in latest[:3]],
          upcoming=upcoming, news=league.news[:5], title=league.name)
@@ -397,4 +408,5 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     files["robots.txt"] = ("User-agent: *\nDisallow: /\n" if draft else
                            f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n")
     from league.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
+    files.update(common["charts"].files)
     return files

@@ -131,10 +131,10 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
                     f"números e hífens", f"use \"{slugify(str(loc[cut - 1]))}\"", code="slug")
         return
     parent, key, mark, node = _walk(raw, loc, root_mark)
-    where = _path_words(loc)
+    where = _path_words(loc, raw)
     if etype == "missing":
         container_mark = getattr(node, "mark", mark)
-        where = _path_words(loc[:-1])
+        where = _path_words(loc[:-1], raw)
         diags.error(container_mark, f"falta a chave obrigatória \"{loc[-1]}\"{where}",
                     f"acrescente \"{loc[-1]}: …\"", code="missing")
         return
@@ -191,10 +191,21 @@ def _exact_length(model, loc) -> int | None:
     return 2 if any(p in loc for p in ("pairs", "pair", "home", "away")) or (loc and loc[-1] == "order") else None
 
 
-def _path_words(loc: tuple) -> str:
-    """A readable path: keys joined by dots, list items counted from 1 (`boards[2]`)."""
+def _path_words(loc: tuple, raw: Any = None) -> str:
+    """A readable path: keys joined by dots, list items counted from 1 (`boards[2]`); a number used as
+    a mapping key (a Quatrilho table or registration number) stays a key (`tables.1`)."""
     text = ""
+    node = raw
     for e in loc:
+        if isinstance(node, MDict) and (e in node or (isinstance(e, str) and e.isdigit() and int(e) in node)):
+            key = e if e in node else int(e)
+            text += ("." if text else "") + str(key)
+            node = node[key]
+            continue
+        if isinstance(e, int) and isinstance(node, MList) and 0 <= e < len(node):
+            text += f"[{e + 1}]"
+            node = node[e]
+            continue
         if isinstance(e, int):
             text += f"[{e + 1}]"
         elif e in ("text", "map", "int", "list[str]") or str(e).startswith(("list[", "function-", "constrained")):
