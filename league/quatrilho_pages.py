@@ -182,7 +182,7 @@ def _round_view(site, res: ChampionshipResult, r: QRound) -> dict:
             check = f"soma {found}, esperado {expected} ({detail})"
         tables.append({"number": t.number, "seats": seats, "counted": t.counted, "check": check,
                        "adjustment": next((a for a in r.adjustments if a.table == t.number), None),
-                       "commission": r.commission_paid.get(t.number, 0)})
+                       "commission": r.commission_paid.get(t.number, 0), "source": site.source(t.mark)})
     name = lambda n: f"{n} ({site.player_name(ch.players[n].player)})"  # noqa: E731
     return {"number": r.number, "seed": r.seed, "counted": r.counted, "tables": tables, "note": r.note,
             "absent": ", ".join(name(n) for n in r.absent),

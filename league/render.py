@@ -257,8 +257,15 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     files[js_name] = js
     seasons = results.seasons
     current = results.current
-    updated = max((st.date for sr in seasons for st in sr.season.stages if st.status != "scheduled"),
-                  default=None)
+    from league.provenance import git_dates
+    dates = git_dates(Path(league.content_dir))
+    content_dates = [st.date for sr in seasons for st in sr.season.stages if st.status != "scheduled"]
+    content_dates += [c.date for sr in seasons for c in sr.season.championships if c.status != "scheduled"]
+    updated = max(dates.values(), default=None) or max(content_dates, default=None)
+
+    def updated_for(path: str, fallback):
+        """The page's own source file's newest commit, else its content date (stage or championship)."""
+        return dates.get(path) or fallback
     nav = [{"title": "Início", "url": site.url()}]
     for sr in reversed(seasons[-3:]):
         nav.append({"title": f"Temporada {sr.season.year}", "url": site.season_url(sr.season.year)})
@@ -272,7 +279,11 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     urls: list[str] = []
 
     def page(path: str, template: str, **ctx):
-        html = env.get_template(template).render(**common, **ctx, page_path=path,
+        upd = ctx.pop("page_updated", None)
+        ch = ctx.get("ch")
+        if upd is None and getattr(ch, "path", None):
+            upd = updated_for(ch.path, ch.date)
+        html = env.get_template(template).render(**{**common, "updated": upd or updated}, **ctx, page_path=path,
                                                  search_kind=SEARCH_KINDS.get(template))
         files[path] = html
         if path.endswith("index.html"):
@@ -300,7 +311,7 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
         page(f"{sr.season.year}/index.html", "season.html", **sv, title=sr.season.title)
         for res in sr.stages:
             page(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html", **stage_view(site, sr, res),
-                 title=f"{res.stage.name} — {sr.season.title}")
+                 title=f"{res.stage.name} — {sr.season.title}", page_updated=updated_for(res.stage.path, res.stage.date))
         try:
             from league.quatrilho import render_pages as q_pages
         except ImportError:  # pragma: no cover
