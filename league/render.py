@@ -213,6 +213,10 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
     for p in res.pairs:
         row = place_row(p, "duplas")
         team = res.pair_team.get(p.key)
+        if p.disqualified:
+            reason = next((d.reason for d in st.disqualified if d.pair == p.key), None) or \
+                next((d.reason for d in st.disqualified if d.team and d.team == team), "")
+            row["why"] = f"desclassificada ({reason})" if reason else "desclassificada"
         row.update(name=site.pair_name(p.key), url=site.pair_url(p.key),
                    team=st.teams[team].name if team else "", **p.row.values)
         row["rp"] = p.points
