@@ -1,0 +1,100 @@
+"""SVG charts drawn at build time (issue 5, item 5): well-formed SVG images with no script, shown through
+<img> with a text alternative, matching the rankings they picture, and the same bytes on every build."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from league.build import build, check
+from league.charts import Charts, Series, _spread, line_chart
+from league.render import Site
+
+ROOT = Path(__file__).resolve().parent.parent
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("charts") / "site"
+    build(ROOT / "content", out, templates=ROOT / "templates")
+    return out
+
+
+@pytest.fixture(scope="module")
+def results():
+    return check(ROOT / "content").results
+
+
+def imgs(html: str) -> list[dict]:
+    return [dict(re.findall(r'(\w+)="([^"]*)"', m)) for m in re.findall(r"<img ([^>]*)>", html)]
+
+
+def test_every_chart_is_an_image_with_a_text_alternative(site):
+    charts = sorted(site.rglob("*.svg"))
+    assert len(charts) > 20
+    for f in charts:
+        root = ET.fromstring(f.read_bytes())
+        assert root.tag == SVG + "svg" and root.find(SVG + "title").text
+        text = f.read_text(encoding="utf-8")
+        assert "<script" not in text and not re.search(r"\son\w+=", text) and "href" not in text
+    used = set()
+    for page in site.rglob("index.html"):
+        for img in imgs(page.read_text(encoding="utf-8")):
+            if img.get("src", "").endswith(".svg"):
+                assert len(img.get("alt", "")) > 40, (page, img)
+                assert img["width"].isdigit() and img["height"].isdigit()
+                used.add(img["src"])
+    assert {"/" + f.relative_to(site).as_posix() for f in charts} == used, "every chart is shown, none is missing"
+
+
+def test_season_chart_ends_on_the_annual_ranking(site, results):
+    sr = results.current
+    root = ET.fromstring((site / sr.season.year / "ranking-clubes.svg").read_bytes())
+    labels = [t.text for t in root.iter(SVG + "text") if t.text and re.match(r"\d+º ", t.text)]
+    site_ = Site(results)
+    expected = [f"{e.position}º {site_.club_name(e.key)}" for e in sr.clubs]
+    assert [x.rstrip("…") for x in labels] == [e[: len(x.rstrip("…"))] for e, x in zip(expected, labels)]
+    html = (site / sr.season.year / "index.html").read_text(encoding="utf-8")
+    alt = next(i["alt"] for i in imgs(html) if i["src"].endswith("ranking-clubes.svg"))
+    leader = site_.club_name(sr.clubs[0].key)
+    assert alt.rstrip(".").endswith(leader) or leader in alt.split(";")[-1]
+
+
+def test_pair_chart_lists_each_stage_position(site, results):
+    site_ = Site(results)
+    pair, hist = next((k, h) for k, h in sorted(site_.pair_hist.items())
+                      if sum(res.stage.is_final for _, res, _ in h) >= 2)
+    charts = Charts(results, site_)
+    c = charts.pair(pair)
+    for _, res, p in hist:
+        if res.stage.is_final:
+            assert f"{res.stage.name} {res.stage.season}: {p.position}º de {len(res.pairs)}" in c["alt"]
+    assert list(charts.files) == [f"duplas/{pair[0]}--{pair[1]}/posicoes.svg"]
+
+
+def test_charts_are_deterministic(results):
+    a, b = Charts(results, Site(results)), Charts(results, Site(results))
+    for sr in results.seasons:
+        assert a.season(sr) == b.season(sr)
+    for cid in results.league.clubs:
+        a.club(cid), b.club(cid)
+    assert a.files == b.files
+
+
+def test_no_chart_with_fewer_than_two_points(results):
+    charts = Charts(results, Site(results))
+    assert charts.rounds("x.svg", "Fichas", ["R1"], [10], "um ponto só") is None
+    assert charts.files == {}
+
+
+def test_line_chart_labels_never_overlap_and_escape_text():
+    ys = _spread([50, 50, 51, 200, 199], 14, 10, 205)
+    ordered = sorted(ys)
+    assert all(b - a >= 14 - 1e-9 for a, b in zip(ordered, ordered[1:]))
+    assert max(ys) <= 205
+    svg = line_chart(["a", "b"], [Series("<script>&", [1, 2])], "T <b>", label_width=100)
+    assert "<script>" not in svg and "&lt;script&gt;&amp;" in svg
+    ET.fromstring(svg.encode())
