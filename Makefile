@@ -9,6 +9,7 @@ site: install
 	$(BIN)/league build
 
 test: install
+	tests/browser/install-deps
 	$(BIN)/python -m pytest
 
 check: install
