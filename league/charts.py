@@ -242,6 +242,12 @@ class Charts:
         return self._history(pts, f"Posição da dupla {self.site.pair_name(pair)} em cada etapa",
                              f"duplas/{pair_slug(pair)}/posicoes.svg", self.site.pair_name(pair))
 
+    # ------------------------------------------------------------ knockout bracket (HTML, not SVG)
+
+    @staticmethod
+    def bracket(rounds):
+        return bracket(rounds)
+
     # ------------------------------------------------------------ generic: one value per round
 
     def rounds(self, path: str, title: str, labels: Sequence[str], values: Sequence[Optional[Decimal | int]],
@@ -254,3 +260,30 @@ class Charts:
         svg = line_chart(list(labels), [Series(title, [None if v is None else float(v) for v in values])], title,
                          y_suffix=suffix, width=width, height=240, zero_line=True, point_labels=True)
         return self._keep(path, svg, alt, width, 240)
+
+
+def bracket(rounds: Sequence[dict]) -> Optional[dict]:
+    """The knockout rounds of a stage page (stage_view's `rounds`) arranged as a bracket: the eliminating
+    rounds and the final, each round's ties ordered so that ties 2k and 2k+1 feed tie k of the next round.
+    Placement rounds (3º lugar, 5º ao 8º, …) are returned apart in `others`. None when the rounds do not
+    form a clean bracket (byes, a round that is not half the previous one): the page then lists them."""
+    main = [r for r in rounds if not r["for_place"] and not r["places"]]
+    final = next((r for r in rounds if r["for_place"] == 1), None)
+    if final is not None:
+        main.append(final)
+    if len(main) < 2 or len(main[-1]["matches"]) != 1:
+        return None
+    ordered = [list(main[-1]["matches"])]
+    for r in reversed(main[:-1]):
+        prev, nxt = list(r["matches"]), ordered[0]
+        if len(prev) != 2 * len(nxt):
+            return None
+        won = {m["winner"]: m for m in prev}
+        order = [won.get(t) for m in nxt for t in (m["home"], m["away"])]
+        if None in order or len({id(m) for m in order}) != len(prev):
+            return None
+        ordered.insert(0, order)
+    columns = []
+    for r, ms in zip(main, ordered):
+        columns.append({"name": r["name"], "duos": [ms[i:i + 2] for i in range(0, len(ms), 2)]})
+    return {"columns": columns, "others": [r for r in rounds if all(r is not m for m in main)]}

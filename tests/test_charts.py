@@ -98,3 +98,44 @@ def test_line_chart_labels_never_overlap_and_escape_text():
     svg = line_chart(["a", "b"], [Series("<script>&", [1, 2])], "T <b>", label_width=100)
     assert "<script>" not in svg and "&lt;script&gt;&amp;" in svg
     ET.fromstring(svg.encode())
+
+
+def test_bracket_orders_each_round_by_the_next(results):
+    from league.charts import bracket
+    from league.render import stage_view
+    site_ = Site(results)
+    found = 0
+    for sr in results.seasons:
+        for res in sr.stages:
+            view = stage_view(site_, sr, res)
+            if not view["rounds"]:
+                continue
+            tree = bracket(view["rounds"])
+            if tree is None:
+                continue
+            found += 1
+            cols = tree["columns"]
+            assert len(cols[-1]["duos"]) == 1 and len(cols[-1]["duos"][0]) == 1
+            for col, nxt in zip(cols, cols[1:]):
+                feeders = [m for duo in col["duos"] for m in duo]
+                finals = [m for duo in nxt["duos"] for m in duo]
+                assert [m["winner"] for m in feeders] == [t for m in finals for t in (m["home"], m["away"])]
+            placed = [r["name"] for r in tree["others"]]
+            assert all(r["for_place"] != 1 for r in tree["others"])
+            assert len(placed) + len(cols) == len(view["rounds"])
+    assert found >= 3
+
+
+def test_bracket_gives_up_on_rounds_that_are_not_a_bracket():
+    from league.charts import bracket
+    m = lambda i, h, a, w: {"id": i, "home": h, "away": a, "winner": w}  # noqa: E731
+    semis = {"name": "Semifinal", "for_place": None, "places": None,
+             "matches": [m("s1", "a", "b", "a"), m("s2", "c", "d", "d")]}
+    final = {"name": "Final", "for_place": 1, "places": None, "matches": [m("f", "d", "a", "a")]}
+    third = {"name": "3º", "for_place": 3, "places": None, "matches": [m("t", "b", "c", "c")]}
+    tree = bracket([semis, third, final])
+    assert [[x["id"] for x in duo] for duo in tree["columns"][0]["duos"]] == [["s2", "s1"]]
+    assert tree["others"] == [third]
+    odd = {"name": "Final", "for_place": 1, "places": None, "matches": [m("f", "x", "a", "a")]}
+    assert bracket([semis, odd]) is None
+    assert bracket([final]) is None
