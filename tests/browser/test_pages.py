@@ -82,3 +82,20 @@ def test_every_internal_link_of_the_site_resolves(site_dir, server):
             if not (target.is_file() or (target / "index.html").is_file()):
                 bad.add(f"{f.relative_to(site_dir)} → {href}")
     assert not bad, sorted(bad)[:20]
+
+
+def test_stage_classification_prints_on_one_a4_page_without_navigation(page, server, kinds):
+    """Print media at A4 width (210 mm less 10 mm margins, 96 px/in): no header, nav, footer or source
+    links; the classification section is shorter than one page (297 mm less margins)."""
+    mm = 96 / 25.4
+    page.set_viewport_size({"width": round((210 - 20) * mm), "height": round((297 - 20) * mm)})
+    page.emulate_media(media="print")
+    page.goto(server + kinds["stage"])
+    for sel in ("header.top", "footer", "nav.toc", ".skip", "p.api"):
+        assert not page.locator(sel).first.is_visible(), f"{sel} is printed"
+    box = page.locator("#classificacao").bounding_box()
+    assert box["height"] <= (297 - 20) * mm, f"classification is {box['height']:.0f}px tall"
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= round((210 - 20) * mm), "nothing is cut off at the right edge"
+    pdf = page.pdf(format="A4", margin={"top": "10mm", "bottom": "10mm", "left": "10mm", "right": "10mm"})
+    assert pdf.startswith(b"%PDF")
