@@ -49,8 +49,20 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
     return files
 
 
+def _search_index(new: Path, previous: Path | None, stats) -> None:
+    """The pagefind index of the new site: reused (hard links) when no page changed, else rebuilt."""
+    import os
+    import shutil
+    from league.search import run_pagefind
+    old_index = previous / "pagefind" if previous is not None else None
+    if stats.pages_written == 0 and old_index is not None and old_index.is_dir():
+        shutil.copytree(old_index, new / "pagefind", copy_function=os.link)
+        return
+    run_pagefind(new)
+
+
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
-          draft: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
+          draft: bool = False, cache_dir: Path | None | bool = None, search: bool = True) -> BuildReport:
     """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
     (banner, noindex, robots Disallow) for pull-request deploy previews."""
     import time
@@ -58,7 +70,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     report = check(content, strict, cache_dir)
     files = render_files(report.results, templates, draft=draft)
     from league.writer import write_site
-    stats = write_site(files, out)
+    stats = write_site(files, out, finish=_search_index if search else None)
     report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
     report.seconds = time.perf_counter() - started
     return report

@@ -34,11 +34,12 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Avisos contam como erros.")
 @click.option("--draft", is_flag=True, help="Prévia: faixa de rascunho em cada página e nada indexável.")
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
-def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None) -> None:
+@click.option("--no-search", is_flag=True, help="Não gera o índice de busca (pagefind).")
+def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league.build import build as do_build
     try:
-        report = do_build(content, out, strict=strict, templates=templates, draft=draft)
+        report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search)
     except LeagueError as exc:
         _print_diags(exc.diagnostics, "text")
         n = sum(1 for d in exc.diagnostics if d.level == "error")

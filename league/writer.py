@@ -15,6 +15,7 @@ from typing import Callable, Optional
 class WriteStats:
     written: int = 0
     unchanged: int = 0
+    pages_written: int = 0
 
     @property
     def total(self) -> int:
@@ -42,7 +43,10 @@ def recover(out: Path) -> None:
 
 
 def write_site(files: dict[str, str | bytes], out: Path,
-               progress: Optional[Callable[[int], None]] = None) -> WriteStats:
+               progress: Optional[Callable[[int], None]] = None,
+               finish: Optional[Callable[[Path, Optional[Path], "WriteStats"], None]] = None) -> WriteStats:
+    """Write `files` into a new folder beside `out`, hard-linking unchanged ones from the previous site;
+    `finish(new, previous, stats)` runs on the complete new folder (e.g. the search index) before the swap."""
     out = Path(out).resolve()
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
@@ -75,10 +79,14 @@ def write_site(files: dict[str, str | bytes], out: Path,
         with open(target, "wb") as fh:
             fh.write(data)
         stats.written += 1
+        if rel.endswith(".html"):
+            stats.pages_written += 1
         if delay:
             time.sleep(delay)
         if progress and i % 200 == 0:
             progress(i)
+    if finish is not None:
+        finish(tmp, previous, stats)
     if out.exists():
         os.rename(out, old)
         os.rename(tmp, out)
