@@ -62,15 +62,87 @@ def _search_index(new: Path, previous: Path | None, stats) -> None:
 
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
-          draft: bool = False, cache_dir: Path | None | bool = None, search: bool = True) -> BuildReport:
+          draft: bool = False, cache_dir: Path | None | bool = None, search: bool = True,
+          progress=None, skip_unchanged: bool = False) -> BuildReport:
+    """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
+    (banner, noindex, robots Disallow) for pull-request deploy previews. `progress(phase, done, total)`
+    is told how far the build got (the CLI draws a bar on a terminal)."""
     """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
     (banner, noindex, robots Disallow) for pull-request deploy previews."""
     import time
     started = time.perf_counter()
+    if skip_unchanged and cache_dir is not False:
+        noop = _unchanged_build(content, out, templates, cache_dir, (strict, draft, search))
+        if noop is not None:
+            noop.seconds = time.perf_counter() - started
+            return noop
     report = check(content, strict, cache_dir)
+    if progress:
+        progress("gerando páginas", 0, 0)
     files = render_files(report.results, templates, draft=draft)
     from league.writer import write_site
-    stats = write_site(files, out, finish=_search_index if search else None)
+    if progress:
+        progress("escrevendo", 0, len(files))
+    stats = write_site(files, out, finish=_search_index if search else None,
+                       progress=(lambda i: progress("escrevendo", i, len(files))) if progress else None)
     report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
     report.seconds = time.perf_counter() - started
+    if cache_dir is not False:
+        _record_build(content, out, templates, cache_dir, (strict, draft, search), report)
     return report
+
+
+# ---------------------------------------------------------------- no-op detection
+
+def _stamp(content: Path, templates: Path | None, flags) -> str:
+    """Hash of every input of a build: content and template files (path and bytes), league's code, flags."""
+    import hashlib
+    import os
+    from league.cache import code_version
+    from league.render import default_templates
+    h = hashlib.sha256(code_version().encode())
+    h.update(repr(flags).encode())
+    for root in (Path(content), Path(templates) if templates else default_templates()):
+        root = root.resolve()
+        h.update(str(root).encode())
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            for name in sorted(filenames):
+                p = os.path.join(dirpath, name)
+                h.update(os.path.relpath(p, root).encode() + b"\0")
+                try:
+                    with open(p, "rb") as fh:
+                        h.update(fh.read())
+                except OSError:
+                    h.update(b"?")
+    return h.hexdigest()
+
+
+def _record_key(out: Path) -> str:
+    from league.cache import digest
+    return digest("last-build", str(Path(out).resolve()))
+
+
+def _unchanged_build(content, out, templates, cache_dir, flags) -> BuildReport | None:
+    """The previous report when nothing the build reads has changed and out/ is the folder it wrote."""
+    from league.cache import Cache, default_dir
+    cache = Cache(cache_dir or default_dir(content))
+    rec = cache.get(_record_key(out))
+    if not rec:
+        return None
+    try:
+        st = Path(out).resolve().stat()
+    except OSError:
+        return None
+    if (st.st_ino, st.st_dev) != rec["folder"] or rec["stamp"] != _stamp(content, templates, flags):
+        return None
+    return BuildReport(results=None, diagnostics=rec["diagnostics"], files=rec["files"], written=0,
+                       unchanged=rec["files"])
+
+
+def _record_build(content, out, templates, cache_dir, flags, report: BuildReport) -> None:
+    from league.cache import Cache, default_dir
+    cache = Cache(cache_dir or default_dir(content))
+    st = Path(out).resolve().stat()
+    cache.put(_record_key(out), {"stamp": _stamp(content, templates, flags), "folder": (st.st_ino, st.st_dev),
+                                 "diagnostics": report.diagnostics, "files": report.files})

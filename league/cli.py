@@ -22,6 +22,33 @@ def _print_diags(diags, fmt: str) -> None:
             click.echo(d.format_text(), err=True)
 
 
+class _Progress:
+    """A bar on the terminal for builds that take a while: a phase line, then a bar while writing."""
+
+    def __init__(self) -> None:
+        import time
+        self.start = time.monotonic()
+        self.bar = None
+        self.phase = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        import time
+        if time.monotonic() - self.start < 1.0 and self.bar is None:
+            return  # short builds stay quiet
+        if total and self.bar is None:
+            self.bar = click.progressbar(length=total, label=phase, file=sys.stderr)
+            self.bar.__enter__()
+            self.last = 0
+        if self.bar is not None:
+            self.bar.update(done - self.last)
+            self.last = done
+            if done >= total:
+                self.bar.__exit__(None, None, None)
+        elif phase != self.phase:
+            click.echo(f"{phase}…", err=True)
+        self.phase = phase
+
+
 @click.group()
 @click.version_option(__version__, prog_name="league")
 def main() -> None:
@@ -39,7 +66,8 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
     """Valida, calcula e escreve o site inteiro."""
     from league.build import build as do_build
     try:
-        report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search)
+        report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
+                          progress=_Progress() if sys.stderr.isatty() else None, skip_unchanged=True)
     except LeagueError as exc:
         _print_diags(exc.diagnostics, "text")
         n = sum(1 for d in exc.diagnostics if d.level == "error")
