@@ -222,7 +222,7 @@ class Loader:
                 quat = self.quatrilho_config(S.QuatrilhoSettings(**{**league.quatrilho.__dict__,
                                                                      "tiebreaks": list(league.quatrilho.tiebreaks)}),
                                              smodel.quatrilho)
-            season = Season(year=year, title=(smodel.title if smodel and smodel.title else f"Temporada {year}"),
+            season = Season(year=year, title=(smodel.title if smodel and smodel.title else _season_title(league, year)),
                             truco=truco, quatrilho=quat, path=self.rel(sfile) if sfile.exists() else None)
             tdir = sdir / "truco"
             if tdir.is_dir():
@@ -485,6 +485,7 @@ class StageLoader:
             self.d.error(raw.vmark("away"), f"a equipe \"{m.home}\" não pode jogar contra si mesma")
             ok = False
         if not ok:
+            self.check_scores_only(m, raw)  # still report impossible scores: every error at once
             return None
         if m.walkover is not None:
             if m.walkover not in (m.home, m.away):
@@ -523,6 +524,20 @@ class StageLoader:
         if not ok:
             return None
         return Match(mid, m.home, m.away, tuple(boards), None, phase, group, rnd, raw.mark, m.note)
+
+    def check_scores_only(self, m: S.Match, raw: MDict) -> None:
+        """Score errors of a match whose teams could not be resolved."""
+        braw = raw.get("boards") if isinstance(raw, MDict) else None
+        for i, b in enumerate(m.boards or ()):
+            text = b if isinstance(b, str) else b.score
+            if text is None:
+                continue
+            _, err, hint = parse_board_score(text, self.cfg)
+            if err:
+                mark = braw.imark(i) if isinstance(braw, MList) else raw.mark
+                if not isinstance(b, str) and isinstance(braw, MList) and isinstance(braw[i], MDict):
+                    mark = braw[i].vmark("score")
+                self.d.error(mark, f"jogo {i + 1} ({m.home} × {m.away}): {err}", hint, code="score")
 
     def load_board(self, b, braw, mark: SourceMark, i: int, m: S.Match, used: dict) -> Optional[Board]:
         sides = {}
@@ -688,6 +703,12 @@ def _slug(text: str) -> str:
 
 def _show(x) -> str:
     return f"[{x[0]}, {x[1]}]" if isinstance(x, tuple) else str(x)
+
+
+def _season_title(league: League, year: str) -> str:
+    """A season without a title of its own: "Temporada 2026" in the site's language (league/i18n.py)."""
+    from league.i18n import translations
+    return translations(league.locale).gettext("Temporada %(year)s") % {"year": year}
 
 
 def load(content: Path, cache=None) -> tuple[League, Diagnostics]:
