@@ -122,57 +122,41 @@ class Loader:
         data["tiebreaks"] = tuple(data["tiebreaks"])
         return QuatrilhoConfig(**data)
 
-    def load_clubs(self) -> dict:
-        path = self.content / "clubs.yaml"
-        if not path.exists():
-            self.diags.error(SourceMark(self.rel(path)), "arquivo clubs.yaml não encontrado")
-            return {}
-        raw = self.yaml(path)
+    def _registry(self, name: str, kind: str, shape: str, model, what: str, hint: str):
+        """The id → entry mapping of clubs.yaml or players.yaml: (id, key mark, validated model, raw value)
+        for every well-formed entry; problems reported. An unreadable file is reported once."""
+        path = self.content / name
         rel = self.rel(path)
-        out = {}
+        if not path.exists():
+            self.diags.error(SourceMark(rel), f"arquivo {name} não encontrado")
+            return
+        raw = self.yaml(path)
         if raw is None or not isinstance(raw, MDict):
             if raw is not None or not any(d.mark.path == rel for d in self.diags.items):
-                self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)),
-                                 "clubs.yaml deve ser um mapa: id do clube → {name, city}")
-            self.unreadable.add("clubs")
-            return {}
-        for cid, val in raw.items():
-            if not self.check_slug(cid, raw.kmark(cid), "id de clube"):
+                self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)), f"{name} deve ser um mapa: {shape}")
+            self.unreadable.add(kind)
+            return
+        for key, val in raw.items():
+            if not self.check_slug(key, raw.kmark(key), f"id de {what}"):
                 continue
-            model = validate(S.Club, val, rel, self.diags, f"o clube {cid}") if val is not None else None
             if val is None:
-                self.diags.error(raw.kmark(cid), f"o clube \"{cid}\" não tem dados", "escreva {name: …, city: …}")
-            if model:
-                out[cid] = Club(cid, model.name, model.city, raw.kmark(cid))
-        return out
+                self.diags.error(raw.kmark(key), f"o {what} \"{key}\" não tem dados", hint)
+                continue
+            entry = validate(model, val, rel, self.diags, f"o {what} {key}")
+            if entry:
+                yield key, raw.kmark(key), entry, val
+
+    def load_clubs(self) -> dict:
+        return {cid: Club(cid, m.name, m.city, mark) for cid, mark, m, _ in self._registry(
+            "clubs.yaml", "clubs", "id do clube → {name, city}", S.Club, "clube", "escreva {name: …, city: …}")}
 
     def load_players(self, clubs: dict) -> dict:
-        path = self.content / "players.yaml"
-        if not path.exists():
-            self.diags.error(SourceMark(self.rel(path)), "arquivo players.yaml não encontrado")
-            return {}
-        raw = self.yaml(path)
-        rel = self.rel(path)
         out = {}
-        if raw is None or not isinstance(raw, MDict):
-            if raw is not None or not any(d.mark.path == rel for d in self.diags.items):
-                self.diags.error(getattr(raw, "mark", SourceMark(rel, 1, 1)),
-                                 "players.yaml deve ser um mapa: id do jogador → {name, club}")
-            self.unreadable.add("players")
-            return {}
-        for pid, val in raw.items():
-            if not self.check_slug(pid, raw.kmark(pid), "id de jogador"):
-                continue
-            if val is None:
-                self.diags.error(raw.kmark(pid), f"o jogador \"{pid}\" não tem dados", "escreva {name: …}")
-                continue
-            model = validate(S.Player, val, rel, self.diags, f"o jogador {pid}")
-            if not model:
-                continue
-            if model.club and model.club not in clubs:
-                self.unknown(val.vmark("club") if isinstance(val, MDict) else raw.vmark(pid), "clube", model.club,
-                             clubs)
-            out[pid] = Player(pid, model.name, model.club, raw.kmark(pid))
+        for pid, mark, m, val in self._registry("players.yaml", "players", "id do jogador → {name, club}",
+                                                S.Player, "jogador", "escreva {name: …}"):
+            if m.club and m.club not in clubs:
+                self.unknown(val.vmark("club") if isinstance(val, MDict) else mark, "clube", m.club, clubs)
+            out[pid] = Player(pid, m.name, m.club, mark)
         return out
 
     def check_slug(self, value: Any, mark: SourceMark, what: str) -> bool:
