@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: site test check install clean golden
+.PHONY: site test check install clean golden translations
 
 site: install
 	$(BIN)/league build
@@ -25,6 +25,11 @@ $(VENV)/.installed: pyproject.toml
 
 golden: install
 	$(BIN)/python -m tests.golden --update
+
+# interface text: extract (babel.cfg) into league/locale/messages.pot, update every catalog, fix pt_BR's
+# plural header; lists what is left to translate (league/i18n.py says how to add a language)
+translations: install
+	$(BIN)/python tools/translations
 
 clean:
 	rm -rf $(VENV) site .league-cache

@@ -44,8 +44,10 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
 def render_files(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
     files: dict[str, str | bytes] = {}
     files.update(api_files(results))
+    from league.i18n import using
     from league.render import render_site
-    files.update(render_site(results, templates, draft=draft))
+    with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
+        files.update(render_site(results, templates, draft=draft))
     return files
 
 

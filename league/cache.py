@@ -17,12 +17,13 @@ FORMAT = 1
 
 
 def code_version() -> str:
-    """Hash of league's version and source, so a new league (or a local edit) invalidates every entry."""
+    """Hash of league's version and source (with the translation catalogs, league/locale/*/LC_MESSAGES/*.po,
+    which change the pages), so a new league (or a local edit) invalidates every entry."""
     global _CODE
     if _CODE is None:
         h = hashlib.sha256(f"{__version__}:{FORMAT}".encode())
         root = Path(__file__).resolve().parent
-        for p in sorted(root.rglob("*.py")):
+        for p in sorted([*root.rglob("*.py"), *root.rglob("*.po")]):
             h.update(p.relative_to(root).as_posix().encode())
             h.update(p.read_bytes())
         _CODE = h.hexdigest()

@@ -11,14 +11,17 @@ the computed results, so two builds give byte-identical files.
 
 `Charts(results, site)` is handed to the templates; each method returns {url, alt, width, height} or
 None (fewer than two points: nothing to draw) and keeps the SVG in `files` for render_site to write.
+Titles, alt texts, numbers and positions are in the build's language (league/i18n.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 from xml.sax.saxutils import escape
 
+from league import i18n
+from league.i18n import _
 from league.models import pair_slug
 from league.ranking import annual_ranking, club_entries
 
@@ -73,9 +76,11 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
 def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, invert: bool = False,
                y_min: Optional[float] = None, y_max: Optional[float] = None, y_suffix: str = "",
                width: int = 640, height: int = 300, label_width: int = 0, zero_line: bool = False,
-               point_labels: bool = False) -> str:
+               point_labels: bool = False, y_format: Optional[Callable[[float], str]] = None) -> str:
     """Lines over labelled x positions. invert=True puts small values on top (positions: 1º at the top).
-    Each series is labelled at its last point (when label_width > 0) so colour is never the only cue."""
+    Each series is labelled at its last point (when label_width > 0) so colour is never the only cue.
+    y_format writes a value (e.g. as a position, 1º / 1st); by default a number in the locale + y_suffix."""
+    fmt = y_format or (lambda v: _fmt(v) + y_suffix)
     values = [v for s in series for v in s.values if v is not None]
     lo = min(values) if y_min is None else y_min
     hi = max(values) if y_max is None else y_max
@@ -106,8 +111,8 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
     for v in ticks:
         y = Y(v)
         body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(y)}" y2="{_n(y)}" stroke="{LINE}"/>')
-        body.append(f'<text x="{left - 6}" y="{_n(y + 4)}" text-anchor="end" fill="{MUTED}">{_t(_fmt(v))}'
-                    f"{_t(y_suffix)}</text>")
+        body.append(f'<text x="{left - 6}" y="{_n(y + 4)}" text-anchor="end" fill="{MUTED}">{_t(fmt(v))}'
+                    "</text>")
     if zero_line and lo < 0 < hi:
         body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(Y(0))}" y2="{_n(Y(0))}" stroke="{MUTED}"/>')
     for i, x in enumerate(xs):
@@ -141,7 +146,7 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
             for (x, y), v in zip(pts, [v for v in s.values if v is not None]):
                 ty = y - 8 if y - 8 > top + 4 else y + 17
                 body.append(f'<text x="{_n(x)}" y="{_n(ty)}" text-anchor="middle" fill="{color}" '
-                            f'font-weight="600">{_t(_fmt(v))}{_t(y_suffix)}</text>')
+                            f'font-weight="600">{_t(fmt(v))}</text>')
         ends.append((pts[-1][1], s.label, color, pts[-1][0]))
     if label_width and ends:
         ys = _spread([e[0] for e in ends], 14, top, top + ph)
@@ -154,7 +159,14 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
 
 
 def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:.1f}".replace(".", ",")
+    """A tick or point value in the build's locale: 12, −20, 2,5 / 2.5."""
+    if float(v).is_integer():
+        return i18n.number(int(v)).replace("-", "−")
+    return i18n.decimal(Decimal(f"{v:.1f}")).replace("-", "−")
+
+
+def _place(v: float) -> str:
+    return i18n.ordinal(int(v))
 
 
 def _short(name: str, n: int = 26) -> str:
@@ -194,16 +206,17 @@ class Charts:
             for c in clubs:
                 pos[c].append(at.get(c))
             lead = [self.site.club_name(e.key) for e in ranking if e.position == 1]
-            leaders.append(f"{finals[k - 1].stage.name}: {' e '.join(lead)}")
+            leaders.append(_("%(stage)s: %(clubs)s") % {"stage": finals[k - 1].stage.name, "clubs": i18n.join(lead)})
         n = max((p for ps in pos.values() for p in ps if p is not None), default=1)
-        series = [Series(f"{e.position}º {_short(self.site.club_name(e.key))}", pos[e.key]) for e in sr.clubs]
+        series = [Series(f"{i18n.ordinal(e.position)} {_short(self.site.club_name(e.key))}", pos[e.key])
+                  for e in sr.clubs]
         xs = [_stage_label(res.stage, False) for res in finals]
-        title = f"Ranking de clubes de {sr.season.year}: posição após cada etapa encerrada"
+        title = _("Ranking de clubes de %(year)s: posição após cada etapa encerrada") % {"year": sr.season.year}
         height = max(260, 40 + 26 * n + 16)
-        svg = line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_suffix="º", width=720,
+        svg = line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_format=_place, width=720,
                          height=height, label_width=230)
-        alt = (f"Gráfico: posição de cada clube no ranking anual após cada etapa encerrada. "
-               f"Líder após a {'; '.join(leaders)}.")
+        alt = _("Gráfico: posição de cada clube no ranking anual após cada etapa encerrada. "
+                "Líder após a %(leaders)s.") % {"leaders": "; ".join(leaders)}
         return self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, 720, height)
 
     # ------------------------------------------------------------ club and pair: position history
@@ -212,14 +225,17 @@ class Charts:
         """points: (stage, position, field size) of final stages, in date order."""
         if len(points) < 2:
             return None
-        many = len({st.season for st, _, _ in points}) > 1
-        xs = [_stage_label(st, many) for st, _, _ in points]
-        n = max(size for _, _, size in points)
-        svg = line_chart(xs, [Series(what, [float(p) for _, p, _ in points])], title, invert=True, y_min=1,
-                         y_max=max(n, 2), y_suffix="º", width=max(360, 90 * len(points) + 80), height=240,
+        many = len({st.season for st, _p, _z in points}) > 1
+        xs = [_stage_label(st, many) for st, _p, _z in points]
+        n = max(size for _s, _p, size in points)
+        svg = line_chart(xs, [Series(what, [float(p) for _s, p, _z in points])], title, invert=True, y_min=1,
+                         y_max=max(n, 2), y_format=_place, width=max(360, 90 * len(points) + 80), height=240,
                          point_labels=True)
-        alt = f"Gráfico: {title.lower()[0] + title[1:]}. " + "; ".join(
-            f"{st.name} {st.season}: {p}º de {size}" for st, p, size in points) + "."
+        alt = _("Gráfico: %(title)s. %(points)s.") % {
+            "title": title.lower()[0] + title[1:],
+            "points": "; ".join(_("%(stage)s %(season)s: %(place)s de %(size)s") % {
+                "stage": st.name, "season": st.season, "place": i18n.ordinal(p), "size": size}
+                for st, p, size in points)}
         return self._keep(path, svg, alt, max(360, 90 * len(points) + 80), 240)
 
     def club(self, cid: str) -> Optional[dict]:
@@ -232,14 +248,15 @@ class Charts:
                         if res.stage.teams[p.key].club == cid and not p.disqualified]
                 if mine:
                     pts.append((res.stage, min(mine), len(res.classification)))
-        return self._history(pts, f"Posição da melhor equipe de {self.site.club_name(cid)} em cada etapa",
+        return self._history(pts, _("Posição da melhor equipe de %(club)s em cada etapa") % {
+                                 "club": self.site.club_name(cid)},
                              f"clubes/{cid}/posicoes.svg", self.site.club_name(cid))
 
     def pair(self, pair) -> Optional[dict]:
-        pts = [(res.stage, p.position, len(res.pairs)) for _, res, p in self.site.pair_hist.get(pair, ())
+        pts = [(res.stage, p.position, len(res.pairs)) for _sr, res, p in self.site.pair_hist.get(pair, ())
                if res.stage.is_final and not p.disqualified]
         pts.sort(key=lambda t: (t[0].date, t[0].id))
-        return self._history(pts, f"Posição da dupla {self.site.pair_name(pair)} em cada etapa",
+        return self._history(pts, _("Posição da dupla %(pair)s em cada etapa") % {"pair": self.site.pair_name(pair)},
                              f"duplas/{pair_slug(pair)}/posicoes.svg", self.site.pair_name(pair))
 
     # ------------------------------------------------------------ knockout bracket (HTML, not SVG)

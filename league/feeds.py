@@ -3,6 +3,7 @@ iCalendar file of stage and championship dates (calendario.ics).
 
 Both are deterministic: every date comes from the content (a news post's date, a stage's or
 championship's date), never from the clock, so two builds of the same content are byte-identical.
+Titles and descriptions are in the build's language (league/i18n.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from html import escape
 from typing import Any
 from urllib.parse import urlparse
 from xml.sax.saxutils import escape as xml_escape, quoteattr
+
+from league import i18n
+from league.i18n import _
 
 TZ = "-03:00"  # content dates are calendar days in Brasília time
 
@@ -38,28 +42,39 @@ def _entries(results, site) -> list[dict[str, Any]]:
             continue
         url = _abs(site, site.url("noticias", n.slug))
         out.append({"id": url, "url": url, "title": n.title, "date": n.date, "summary": n.summary,
-                    "html": n.html, "kind": "Notícia"})
+                    "html": n.html, "kind": _("Notícia")})
     for sr in results.seasons:
         for res in sr.stages:
             st = res.stage
             if not st.is_final:
                 continue
-            top = [f"{p.position}º {st.teams[p.key].name}" for p in res.classification[:3]]
-            where = f" em {st.city}" if st.city else ""
-            text = f"Classificação final da {st.name}{where}: " + ", ".join(top) + "." if top else None
+            top = ", ".join(f"{i18n.ordinal(p.position)} {st.teams[p.key].name}" for p in res.classification[:3])
+            if not top:
+                text = None
+            elif st.city:
+                text = _("Classificação final da %(stage)s em %(city)s: %(top)s.") % {
+                    "stage": st.name, "city": st.city, "top": top}
+            else:
+                text = _("Classificação final da %(stage)s: %(top)s.") % {"stage": st.name, "top": top}
             url = _abs(site, site.stage_url(st))
-            out.append({"id": url, "url": url, "title": f"Resultado: {st.name} — {sr.season.title}",
+            out.append({"id": url, "url": url, "title": _("Resultado: %(stage)s — %(season)s") % {
+                        "stage": st.name, "season": sr.season.title},
                         "date": st.date, "summary": text, "html": None, "kind": "Truco"})
     for res in _championships(results):
         ch = res.championship
         if not ch.is_final:
             continue
-        names = [site.player_name(ln.player) for ln in getattr(res, "champions", [])[:3]]
-        where = f" de {ch.municipality}" if getattr(ch, "municipality", None) else ""
+        names = ", ".join(site.player_name(ln.player) for ln in getattr(res, "champions", [])[:3])
+        if not names:
+            summary = None
+        elif getattr(ch, "municipality", None):
+            summary = _("Campeonato de Quatrilho de %(municipality)s: campeões %(names)s.") % {
+                "municipality": ch.municipality, "names": names}
+        else:
+            summary = _("Campeonato de Quatrilho: campeões %(names)s.") % {"names": names}
         url = _abs(site, site.url(ch.season, "quatrilho", ch.id))
-        out.append({"id": url, "url": url, "title": f"Resultado: {ch.name}",
-                    "date": ch.date, "summary": (f"Campeonato de Quatrilho{where}: campeões " + ", ".join(names) + "."
-                                                 if names else None), "html": None, "kind": "Quatrilho"})
+        out.append({"id": url, "url": url, "title": _("Resultado: %(championship)s") % {"championship": ch.name},
+                    "date": ch.date, "summary": summary, "html": None, "kind": "Quatrilho"})
     out.sort(key=lambda e: (e["date"], e["id"]), reverse=True)
     return out
 
@@ -71,8 +86,8 @@ def atom(results, site) -> str:
     updated = max((e["date"] for e in entries), default=None) or max(
         (st.date for sr in results.seasons for st in sr.season.stages), default=dt.date(2000, 1, 1))
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
-             '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="pt-BR">',
-             f"  <title>{xml_escape(league.name)}: notícias e resultados</title>",
+             f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{i18n.html_lang()}">',
+             f"  <title>{xml_escape(_('%(league)s: notícias e resultados') % {'league': league.name})}</title>",
              f"  <id>{xml_escape(home)}</id>",
              f'  <link rel="self" type="application/atom+xml" href={quoteattr(_abs(site, site.root + "feed.xml"))}/>',
              f'  <link rel="alternate" type="text/html" href={quoteattr(home)}/>',
@@ -122,13 +137,16 @@ def calendar(results, site) -> str:
     events = []
     for sr in results.seasons:
         for st in sr.season.stages:
-            desc = f"Truco interclubes, {sr.season.title}. Situação: {_status(st.status)}."
-            events.append((st.date, f"{st.season}-truco-{st.id}", f"Truco: {st.name} ({sr.season.title})",
+            desc = _("Truco interclubes, %(season)s. Situação: %(status)s.") % {
+                "season": sr.season.title, "status": _status(st.status)}
+            events.append((st.date, f"{st.season}-truco-{st.id}",
+                           _("Truco: %(stage)s (%(season)s)") % {"stage": st.name, "season": sr.season.title},
                            st.city, _abs(site, site.stage_url(st)), desc, st.status))
     for res in _championships(results):
         ch = res.championship
-        desc = f"Campeonato de Quatrilho. Situação: {_status(ch.status)}."
-        events.append((ch.date, f"{ch.season}-quatrilho-{ch.id}", f"Quatrilho: {ch.name}",
+        desc = _("Campeonato de Quatrilho. Situação: %(status)s.") % {"status": _status(ch.status, "quatrilho")}
+        events.append((ch.date, f"{ch.season}-quatrilho-{ch.id}", _("Quatrilho: %(championship)s") % {
+                       "championship": ch.name},
                        getattr(ch, "municipality", None), _abs(site, site.url(ch.season, "quatrilho", ch.id)),
                        desc, ch.status))
     events.sort(key=lambda e: (e[0], e[1]))
@@ -136,7 +154,7 @@ def calendar(results, site) -> str:
     # already happened (a played stage or championship, a news post); never the build's clock.
     past = [e[0] for e in events if e[6] != "scheduled"] + [n.date for n in league.news if n.date]
     stamp = max(past, default=min((e[0] for e in events), default=dt.date(2000, 1, 1)))
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//league//Calendario da federacao//PT-BR",
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:-//league//Calendario da federacao//{i18n.html_lang().upper()}",
              "CALSCALE:GREGORIAN", "METHOD:PUBLISH", f"X-WR-CALNAME:{_ical_text(league.name)}",
              "X-WR-TIMEZONE:America/Sao_Paulo"]
     for date, uid, summary, where, url, desc, status in events:
@@ -150,9 +168,10 @@ def calendar(results, site) -> str:
     return "".join(f + "\r\n" for line in lines for f in _fold(line))
 
 
-def _status(s: str) -> str:
-    from league.render import STATUS
-    return STATUS.get(s, s)
+def _status(s: str, kind: str = "truco") -> str:
+    """A stage's status word (encerrada), or a championship's (encerrado)."""
+    from league.render import STATUS, STATUS_M
+    return str((STATUS_M if kind == "quatrilho" else STATUS).get(s, s))
 
 
 def feed_files(results, site) -> dict[str, str]:

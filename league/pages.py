@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from html import escape
 from pathlib import Path
 
 import markdown as md
@@ -24,7 +25,7 @@ ALLOWED_ATTRS = {"a": {"href", "title"}, "img": {"src", "alt", "title", "width",
                  "th": {"scope", "colspan", "rowspan"}, "td": {"colspan", "rowspan"}, "abbr": {"title"}}
 
 
-def render_markdown(text: str, allow_html: bool = False) -> str:
+def render_markdown(text: str, allow_html: bool = False, table_label: str = "Tabela") -> str:
     """Markdown → safe HTML: raw HTML escaped unless allowed, then sanitised (javascript:/data: links dropped)."""
     conv = md.Markdown(extensions=["tables", "sane_lists"], output_format="html")
     if not allow_html:
@@ -35,13 +36,15 @@ def render_markdown(text: str, allow_html: bool = False) -> str:
     html = re.sub(r"<(/?)h1>", r"<\1h2>", html)
     html = nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS, url_schemes={"http", "https", "mailto"},
                      link_rel="noopener noreferrer")
-    return _tables(html)
+    return _tables(html, table_label)
 
 
-def _tables(html: str) -> str:
-    """Tables scroll in their own box on a phone, and their header cells say they head a column."""
+def _tables(html: str, label: str = "Tabela") -> str:
+    """Tables scroll in their own box on a phone (labelled `label`, in the site's language), and their header
+    cells say they head a column."""
     html = re.sub(r"<thead>.*?</thead>", lambda m: m.group(0).replace("<th>", '<th scope="col">'), html, flags=re.S)
-    return html.replace("<table>", '<div class="scroll" tabindex="0" role="region" aria-label="Tabela"><table>').replace("</table>", "</table></div>")
+    box = f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(label, quote=True)}"><table>'
+    return html.replace("<table>", box).replace("</table>", "</table></div>")
 
 
 def split_front_matter(text: str):
@@ -56,7 +59,9 @@ def split_front_matter(text: str):
 
 
 def load_pages(loader, league) -> None:
+    from league.i18n import translations
     from league.models import Page
+    table_label = translations(league.locale).gettext("Tabela")
     for folder, is_news in (("pages", False), ("news", True)):
         root = loader.content / folder
         if not root.is_dir():
@@ -97,7 +102,8 @@ def load_pages(loader, league) -> None:
                 loader.diags.error(SourceMark(rel), f"o nome de página \"{stem}\" é reservado pelo site",
                                    f"renomeie o arquivo, ex.: pages/{stem}-info.md")
                 continue
-            page = Page(slug=stem, title=meta.title, html=render_markdown(body, league.allow_html), date=date,
+            page = Page(slug=stem, title=meta.title, html=render_markdown(body, league.allow_html, table_label),
+                        date=date,
                         season=str(meta.season) if meta.season is not None else None, stage=meta.stage,
                         championship=meta.championship, summary=meta.summary, order=meta.order or 0, path=rel,
                         is_news=is_news)

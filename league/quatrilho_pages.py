@@ -1,30 +1,43 @@
-"""The Quatrilho pages' view models: championship, season overview and player history, all in pt-BR."""
+"""The Quatrilho pages' view models: championship, season overview and player history (with the player's
+curve of points over the rounds), in the build's language (league/i18n.py)."""
 from __future__ import annotations
 
 from collections import Counter
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterator
+from decimal import Decimal
+from typing import Any, Iterator, Optional
 
-from league.explain import signed
-from league.quatrilho import (
-    Cell, Championship, ChampionshipResult, QRound, needs_decision, pct_text, plural, table_sum,
-)
-from league.rules import quatrilho as R
+from league import i18n
+from league.i18n import L_, _, ngettext, pgettext
+from league.quatrilho import Cell, Championship, ChampionshipResult, QRound, needs_decision, table_sum
 from league.standings.core import position_blocks
 
-STATUS = {"final": "encerrado", "in_progress": "em andamento", "scheduled": "agendado"}
-TIED_IN = {"net": "pontos positivos", "positive_rounds": "rodadas com pontos ganhos",
-           "points_won": "soma dos pontos ganhos", "best_round": "melhor rodada"}
-AHEAD = {"net": ("por ter mais pontos positivos", "por ter menos pontos positivos"),
-         "positive_rounds": ("por ter mais rodadas com pontos ganhos", "por ter menos rodadas com pontos ganhos"),
-         "points_won": ("pela maior soma dos pontos ganhos nas rodadas", "pela menor soma dos pontos ganhos nas rodadas"),
-         "best_round": ("pela maior pontuação numa só rodada", "pela menor pontuação numa só rodada")}
+STATUS = {"final": L_("encerrado"), "in_progress": L_("em andamento"), "scheduled": L_("agendado")}
+TIED_IN = {"net": L_("pontos positivos"), "positive_rounds": L_("rodadas com pontos ganhos"),
+           "points_won": L_("soma dos pontos ganhos"), "best_round": L_("melhor rodada")}
+AHEAD = {"net": (L_("por ter mais pontos positivos"), L_("por ter menos pontos positivos")),
+         "positive_rounds": (L_("por ter mais rodadas com pontos ganhos"),
+                             L_("por ter menos rodadas com pontos ganhos")),
+         "points_won": (L_("pela maior soma dos pontos ganhos nas rodadas"),
+                        L_("pela menor soma dos pontos ganhos nas rodadas")),
+         "best_round": (L_("pela maior pontuação numa só rodada"), L_("pela menor pontuação numa só rodada"))}
 
 
 def brl(value: Decimal) -> str:
-    """R$ with Brazilian separators: R$ 1.234,56."""
-    q = Decimal(value).quantize(R.CENT, rounding=ROUND_HALF_UP)
-    return "R$ " + f"{q:,.2f}".replace(",", " ").replace(".", ",").replace(" ", ".")
+    """Money in reais, formatted by Babel for the build's locale: R$ 1.234,56 (no-break space) / R$1,234.56."""
+    return i18n.money(value)
+
+
+def signed(v: Any) -> str:
+    return i18n.signed(v)
+
+
+def _pos(position: int, tied: bool = False) -> str:
+    return i18n.position(position, tied)
+
+
+def _n(n: int, singular: str, plural: str) -> str:
+    """ngettext with the count in front ("%(num)s rodada"); pt_BR: 0 and 1 singular."""
+    return ngettext(singular, plural, n) % {"num": n}
 
 
 def champ_url(site, ch: Championship) -> str:
@@ -36,7 +49,7 @@ def _value_text(key: str, v: Any) -> str:
 
 
 def tie_sentences(site, res: ChampionshipResult) -> dict[int, str]:
-    """For every line tied on net points with a neighbour, one sentence in pt-BR saying how the tie ended.
+    """For every line tied on net points with a neighbour, one sentence saying how the tie ended.
     # Quatrilho Art. 22 (criteria), Art. 3 (decision of the commission)"""
     ch = res.championship
     order = list(ch.config.tiebreaks)
@@ -48,21 +61,33 @@ def tie_sentences(site, res: ChampionshipResult) -> dict[int, str]:
             continue
         nxt = lines[i + 1]
         before = order[:order.index(b.key)] if b.key in order else order
-        tied_in = _and([f"{TIED_IN[k]} ({_value_text(k, ln.values[k])})" for k in before if k in TIED_IN])
+        tied_in = _and([_("%(criterion)s (%(value)s)") % {"criterion": TIED_IN[k],
+                                                           "value": _value_text(k, ln.values[k])}
+                        for k in before if k in TIED_IN])
         a_name, b_name = site.player_name(ln.player), site.player_name(nxt.player)
         if b.key == "draw":
             d = next((d for d in ch.draws if ln.number in d.members and nxt.number in d.members), None)
-            why = "decisão da comissão registrada (Art. 3)" + (f": {d.note}" if d and d.note else "")
-            out.setdefault(ln.number, []).append(f"Empatado com {b_name} em todos os critérios do Art. 22; "
-                                                 f"à frente por {why}.")
-            out.setdefault(nxt.number, []).append(f"Empatado com {a_name} em todos os critérios do Art. 22; "
-                                                  f"atrás por {why}.")
+            if d and d.note:
+                ahead = _("Empatado com %(other)s em todos os critérios do Art. 22; à frente por decisão da "
+                          "comissão registrada (Art. 3): %(note)s.")
+                behind = _("Empatado com %(other)s em todos os critérios do Art. 22; atrás por decisão da "
+                           "comissão registrada (Art. 3): %(note)s.")
+            else:
+                ahead = _("Empatado com %(other)s em todos os critérios do Art. 22; à frente por decisão da "
+                          "comissão registrada (Art. 3).")
+                behind = _("Empatado com %(other)s em todos os critérios do Art. 22; atrás por decisão da "
+                           "comissão registrada (Art. 3).")
+            note = d.note if d and d.note else ""
+            out.setdefault(ln.number, []).append(ahead % {"other": b_name, "note": note})
+            out.setdefault(nxt.number, []).append(behind % {"other": a_name, "note": note})
             continue
         up, down = AHEAD[b.key]
-        out.setdefault(ln.number, []).append(f"Empatado com {b_name} em {tied_in}; à frente {up} "
-                                             f"({b.above} contra {b.below}) — Art. 22.")
-        out.setdefault(nxt.number, []).append(f"Empatado com {a_name} em {tied_in}; atrás {down} "
-                                              f"({b.below} contra {b.above}) — Art. 22.")
+        out.setdefault(ln.number, []).append(
+            _("Empatado com %(other)s em %(tied_in)s; à frente %(reason)s (%(mine)s contra %(theirs)s) — Art. 22.")
+            % {"other": b_name, "tied_in": tied_in, "reason": up, "mine": b.above, "theirs": b.below})
+        out.setdefault(nxt.number, []).append(
+            _("Empatado com %(other)s em %(tied_in)s; atrás %(reason)s (%(mine)s contra %(theirs)s) — Art. 22.")
+            % {"other": a_name, "tied_in": tied_in, "reason": down, "mine": b.below, "theirs": b.above})
     for block in position_blocks([ln.ranked for ln in lines]):
         if len(block) < 2:
             continue
@@ -71,37 +96,44 @@ def tie_sentences(site, res: ChampionshipResult) -> dict[int, str]:
         pending = needs_decision(res, members)
         for ln in members:
             others = _and([site.player_name(o.player) for o in members if o is not ln])
-            out.setdefault(ln.number, []).append(
-                f"Empatado com {others} em todos os critérios do Art. 22 ({_value_text('net', v['net'])}; "
-                f"{plural(v['positive_rounds'], 'rodada', 'rodadas')} com pontos ganhos; "
-                f"{v['points_won']} pontos ganhos; melhor rodada {v['best_round']}): posição dividida"
-                + (", aguardando decisão da comissão (Art. 3)." if pending else "."))
+            values = {"others": others, "net": _value_text("net", v["net"]),
+                      "rounds": _n(v["positive_rounds"], "%(num)s rodada com pontos ganhos",
+                                   "%(num)s rodadas com pontos ganhos"),
+                      "won": v["points_won"], "best": v["best_round"]}
+            if pending:
+                text = _("Empatado com %(others)s em todos os critérios do Art. 22 (%(net)s; %(rounds)s; %(won)s "
+                         "pontos ganhos; melhor rodada %(best)s): posição dividida, aguardando decisão da comissão "
+                         "(Art. 3).")
+            else:
+                text = _("Empatado com %(others)s em todos os critérios do Art. 22 (%(net)s; %(rounds)s; %(won)s "
+                         "pontos ganhos; melhor rodada %(best)s): posição dividida.")
+            out.setdefault(ln.number, []).append(text % values)
     return {k: " ".join(v) for k, v in out.items()}
 
 
 def _and(items: list[str]) -> str:
-    """"a", "a e b", "a, b e c"."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " e " + items[-1]
+    """"a", "a e b", "a, b e c" (Babel's list pattern for the locale)."""
+    return i18n.join(items)
 
 
 def _cell_view(c: Cell) -> dict:
     details = []
     if c.table is not None:
-        details.append(f"mesa {c.table}")
+        details.append(_("mesa %(table)s") % {"table": c.table})
     if c.chips is not None:
-        details.append(f"{c.chips} fichas")
+        details.append(_n(c.chips, "%(num)s ficha", "%(num)s fichas"))
     if c.rebuys:
-        details.append(plural(c.rebuys, "reinscrição", "reinscrições"))
+        details.append(_n(c.rebuys, "%(num)s reinscrição", "%(num)s reinscrições"))
     if c.penalty:
-        details.append(f"penalidade de {c.penalty} fichas")
+        details.append(_n(c.penalty, "penalidade de %(num)s ficha", "penalidade de %(num)s fichas"))
     if c.disqualified:
-        details.append("desclassificado nesta rodada")
-    text = {"played": signed(c.result), "pending": "a contar", "late": "—", "out": "—",
-            "absent": "ausente" if not c.penalty else signed(c.result)}[c.status]
-    note = {"late": "inscrição atrasada (Art. 5)", "out": "desclassificado antes (Art. 16)",
-            "absent": "ausente", "pending": "mesa ainda não contada"}.get(c.status)
+        details.append(_("desclassificado nesta rodada"))
+    text = {"played": lambda: signed(c.result), "pending": lambda: _("a contar"), "late": lambda: "—",
+            "out": lambda: "—", "absent": lambda: _("ausente") if not c.penalty else signed(c.result)}[c.status]()
+    note = {"late": L_("inscrição atrasada (Art. 5)"), "out": L_("desclassificado antes (Art. 16)"),
+            "absent": L_("ausente"), "pending": L_("mesa ainda não contada")}.get(c.status)
     if note:
-        details.insert(0, note)
+        details.insert(0, str(note))
     return {"text": text, "detail": ", ".join(details), "status": c.status, "dq": c.disqualified,
             "rebuys": c.rebuys, "penalty": c.penalty}
 
@@ -117,14 +149,14 @@ def championship_view(site, season_result, res: ChampionshipResult) -> dict:
     for ln in res.lines:
         q = qualified.get(ln.player)
         lines.append({
-            "pos": f"{ln.position}º" + ("=" if ln.tied else ""), "number": ln.number, "name": name(ln.player),
+            "pos": _pos(ln.position, ln.tied), "number": ln.number, "name": name(ln.player),
             "url": site.player_url(ln.player), "cells": [_cell_view(c) for c in ln.cells],
             "net": signed(ln.values["net"]), "positive_rounds": ln.values["positive_rounds"],
             "points_won": ln.values["points_won"], "best_round": ln.values["best_round"],
             "champion": ln.award.champion, "prize": brl(ln.award.prize) if ln.award.prize else "",
             "dq": ln.disqualified_in is not None,
-            "dq_text": (f"desclassificado na rodada {dq_reason[ln.number][0]} ({dq_reason[ln.number][1]})"
-                        if ln.number in dq_reason else ""),
+            "dq_text": (_("desclassificado na rodada %(round)s (%(reason)s)") % {
+                "round": dq_reason[ln.number][0], "reason": dq_reason[ln.number][1]} if ln.number in dq_reason else ""),
             "why": sentences.get(ln.number, ""),
             "qualified": q is not None and q.id == ch.id,
             "qualified_elsewhere": q.name if q is not None and q.id != ch.id and ln.award.eligible_place is not None
@@ -135,20 +167,20 @@ def championship_view(site, season_result, res: ChampionshipResult) -> dict:
     for place, amount in enumerate(res.prizes, start=1):
         winners = [name(ln.player) for ln in res.lines if ln.award.eligible_place is not None
                    and ln.award.eligible_place <= place < ln.award.eligible_place + sharing[ln.award.eligible_place]]
-        prizes.append({"place": f"{place}º", "pct": pct_text(ch.prizes.get(place, Decimal(0))), "amount": brl(amount),
-                       "winners": ", ".join(winners) if final else "a definir",
+        prizes.append({"place": _pos(place), "pct": i18n.decimal(ch.prizes.get(place, Decimal(0))),
+                       "amount": brl(amount), "winners": ", ".join(winners) if final else _("a definir"),
                        "shared": final and len(winners) > 1})
     rounds = [_round_view(site, res, r) for r in ch.rounds]
     return {
         "title": ch.name, "season": season_result.season, "ch": ch, "status": STATUS[ch.status], "final": final,
         "lines": lines, "round_numbers": [r.number for r in ch.rounds], "rounds": rounds,
-        "champions": [{"pos": f"{ln.award.eligible_place}º", "name": name(ln.player), "url": site.player_url(ln.player),
+        "champions": [{"pos": _pos(ln.award.eligible_place), "name": name(ln.player), "url": site.player_url(ln.player),
                        "medal": ln.award.eligible_place <= 3, "prize": brl(ln.award.prize) if ln.award.prize else ""}
                       for ln in res.champions],
         "champions_count": ch.config.champions, "qualifiers_count": ch.config.state_qualifiers,
         "prizes": prizes, "money": brl(res.registration_money), "fee": brl(ch.fee),
-        "registrations": plural(res.registrations, "inscrição", "inscrições"),
-        "rebuys": plural(res.rebuys, "reinscrição", "reinscrições"),
+        "registrations": _n(res.registrations, "%(num)s inscrição", "%(num)s inscrições"),
+        "rebuys": _n(res.rebuys, "%(num)s reinscrição", "%(num)s reinscrições"),
         "draws": [{"order": ", ".join(f"{n} ({name(ch.players[n].player)})" for n in d.order), "note": d.note}
                   for d in ch.draws],
         "penalties": [{"round": r.number, "number": p.player, "name": name(ch.players[p.player].player),
@@ -167,7 +199,8 @@ def _round_view(site, res: ChampionshipResult, r: QRound) -> dict:
         seats = []
         for i, (key, chips) in enumerate(t.seats, start=1):
             if isinstance(key, str):
-                seats.append({"seat": i, "number": "", "name": f"Coringa {key}", "url": None, "joker": True,
+                seats.append({"seat": i, "number": "", "name": _("Coringa %(joker)s") % {"joker": key}, "url": None,
+                              "joker": True,
                               "chips": "—" if chips is None else chips, "rebuys": 0, "penalty": 0, "result": "—",
                               "dq": False})
                 continue
@@ -178,8 +211,9 @@ def _round_view(site, res: ChampionshipResult, r: QRound) -> dict:
                           "result": signed(c.result) if c.result is not None else "—", "dq": c.disqualified})
         check = None
         if t.counted and all(c is not None for _, c in t.seats):
-            found, expected, detail = table_sum(r, t, ch.config.stake)
-            check = f"soma {found}, esperado {expected} ({detail})"
+            found, expected, _detail = table_sum(r, t, ch.config.stake)
+            check = _("soma %(found)s, esperado %(expected)s (%(detail)s)") % {
+                "found": found, "expected": expected, "detail": _table_count(r, t)}
         tables.append({"number": t.number, "seats": seats, "counted": t.counted, "check": check,
                        "adjustment": next((a for a in r.adjustments if a.table == t.number), None),
                        "commission": r.commission_paid.get(t.number, 0), "source": site.source(t.mark)})
@@ -191,6 +225,21 @@ def _round_view(site, res: ChampionshipResult, r: QRound) -> dict:
             "rebuys": ", ".join(name(n) + (f" ×{k}" if k > 1 else "") for n, k in sorted(r.rebuys.items()))}
 
 
+def _table_count(r: QRound, t) -> str:
+    """The count behind a table's expected sum (quatrilho.table_sum's words in the page's language; no
+    re-registrations is left unsaid, like no jokers)."""
+    rebuys = sum(r.rebuys.get(n, 0) for n in t.players)
+    commission = r.commission_paid.get(t.number, 0)
+    parts = [_n(len(t.players), "%(num)s jogador", "%(num)s jogadores")]
+    if t.jokers:
+        parts.append(_n(len(t.jokers), "%(num)s coringa", "%(num)s coringas"))
+    if rebuys:
+        parts.append(_n(rebuys, "%(num)s reinscrição", "%(num)s reinscrições"))
+    if commission:
+        parts.append(_n(commission, "%(num)s paga pela comissão", "%(num)s pagas pela comissão"))
+    return ", ".join(parts)
+
+
 def season_overview(site, season_result) -> dict:
     year = season_result.season.year
     champs = []
@@ -198,7 +247,8 @@ def season_overview(site, season_result) -> dict:
         ch = res.championship
         counted = sum(1 for r in ch.rounds if r.counted)
         champs.append({"ch": ch, "url": champ_url(site, ch), "status": STATUS[ch.status], "players": res.registrations,
-                       "rounds": plural(counted, "rodada contada", "rodadas contadas"),
+                       "rounds": _n(counted, "%(num)s rodada contada", "%(num)s rodadas contadas") if counted
+                       else _("nenhuma rodada contada"),
                        "money": brl(res.registration_money),
                        "leader": [(site.player_name(ln.player), site.player_url(ln.player))
                                   for ln in res.lines if ln.position == 1 and ln.award.eligible_place is not None],
@@ -206,11 +256,12 @@ def season_overview(site, season_result) -> dict:
                                      for ln in res.champions]})
     qualifiers = [{"championship": q.championship.championship.name, "url": champ_url(site, q.championship.championship),
                    "municipality": q.championship.championship.municipality or "",
-                   "pos": f"{q.line.position}º" + ("=" if q.line.tied else ""), "name": site.player_name(q.line.player),
+                   "pos": _pos(q.line.position, q.line.tied), "name": site.player_name(q.line.player),
                    "player_url": site.player_url(q.line.player), "number": q.line.number}
                   for q in season_result.qualifiers]
     pending = [c["ch"].name for c in champs if not c["ch"].is_final]
-    return {"title": f"Quatrilho — {season_result.season.title}", "season": season_result.season,
+    return {"title": _("Quatrilho — %(season)s") % {"season": season_result.season.title},
+            "season": season_result.season,
             "championships": champs, "qualifiers": qualifiers, "pending": pending,
             "qualifiers_count": season_result.season.quatrilho.state_qualifiers,
             "api": site.url("api", year, "quatrilho")}
@@ -237,18 +288,52 @@ def history(site, player_id: str) -> list[dict]:
             ch = res.championship
             notes = []
             if ln.award.champion:
-                notes.append("campeão" if ln.award.eligible_place == 1 else f"campeão ({ln.award.eligible_place}º)")
+                notes.append(_("campeão") if ln.award.eligible_place == 1 else
+                             _("campeão (%(place)s)") % {"place": _pos(ln.award.eligible_place)})
             if player_id in qualified and qualified[player_id].id == ch.id:
-                notes.append("classificado ao estadual")
+                notes.append(_("classificado ao estadual"))
             elif player_id in qualified and ln.award.eligible_place is not None \
                     and ln.award.eligible_place <= ch.config.state_qualifiers:
-                notes.append(f"já classificado ao estadual em {qualified[player_id].municipality or qualified[player_id].name}")
+                notes.append(_("já classificado ao estadual em %(championship)s") % {
+                    "championship": qualified[player_id].municipality or qualified[player_id].name})
             if ln.disqualified_in:
-                notes.append(f"desclassificado na rodada {ln.disqualified_in}")
+                notes.append(_("desclassificado na rodada %(round)s") % {"round": ln.disqualified_in})
             if not ch.is_final:
-                notes.append("em andamento")
+                notes.append(_("em andamento"))
             out.append({"season": sr.season, "name": ch.name, "date": ch.date, "url": champ_url(site, ch),
-                        "pos": f"{ln.position}º" + ("=" if ln.tied else ""), "number": ln.number,
+                        "pos": _pos(ln.position, ln.tied), "number": ln.number,
                         "net": signed(ln.values["net"]), "prize": brl(ln.award.prize) if ln.award.prize else "",
-                        "notes": ", ".join(notes)})
+                        "notes": ", ".join(notes), "curve": curve(site, player_id, res, ln)})
     return out
+
+
+def curve(site, player_id: str, res: ChampionshipResult, ln) -> Optional[dict]:
+    """The player's points (Art. 21: chips won less chips lost) added up round by round, for
+    Charts.rounds: labels, values (None from the first round not yet counted), title, alt text listing
+    every round, and the SVG's path. None with fewer than two counted rounds (nothing to draw)."""
+    ch = res.championship
+    labels, values, said = [], [], []
+    total = 0
+    counted = True
+    for r, c in zip(ch.rounds, ln.cells):
+        labels.append(_("R%(round)s") % {"round": r.number})
+        if c.status == "pending" or not r.counted:
+            counted = False
+        if not counted:
+            values.append(None)
+            continue
+        total += c.result or 0
+        values.append(total)
+        round_text = signed(c.result) if c.status in ("played", "absent") else "—"
+        said.append(_("%(round)s: %(total)s (rodada %(result)s)") % {
+            "round": pgettext("round number", "%(n)sª rodada") % {"n": r.number}, "total": signed(total),
+            "result": round_text})
+    if len(said) < 2:
+        return None
+    name = site.player_name(player_id)
+    title = _("Pontos de %(player)s no %(championship)s, somados rodada a rodada") % {
+        "player": name, "championship": ch.name}
+    alt = _("Gráfico: pontos positivos de %(player)s no %(championship)s após cada rodada: %(rounds)s.") % {
+        "player": name, "championship": ch.name, "rounds": "; ".join(said)}
+    return {"path": f"jogadores/{player_id}/quatrilho-{ch.season}-{ch.id}.svg", "title": title,
+            "labels": labels, "values": values, "alt": alt}

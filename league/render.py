@@ -13,20 +13,21 @@ from urllib.parse import urlparse
 
 import jinja2
 
+from league import i18n
 from league.compute import Results, SeasonResult
-from league.explain import NAMES, explain, fmt_num, signed, tie_text
+from league.explain import NAMES, explain, signed, tie_text
+from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.ranking import Place, StageResult
 from league.rules.truco import pair_points, pontinhos
 
-MONTHS = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-          "novembro", "dezembro"]
-STATUS = {"final": "encerrada", "in_progress": "em andamento", "scheduled": "agendada"}       # etapa
-STATUS_M = {"final": "encerrado", "in_progress": "em andamento", "scheduled": "agendado"}     # campeonato
+# interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
+STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa
+STATUS_M = {"final": L_("encerrado"), "in_progress": L_("em andamento"), "scheduled": L_("agendado")}  # campeonato
 RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca", "pagefind"}
 # pages that pagefind indexes (data-pagefind-body), with the kind shown beside a search result
-SEARCH_KINDS = {"player.html": "Jogador", "pair.html": "Dupla", "club.html": "Clube", "team.html": "Equipe",
-                "stage.html": "Etapa", "championship.html": "Campeonato"}
+SEARCH_KINDS = {"player.html": L_("Jogador"), "pair.html": L_("Dupla"), "club.html": L_("Clube"),
+                "team.html": L_("Equipe"), "stage.html": L_("Etapa"), "championship.html": L_("Campeonato")}
 
 
 def default_templates() -> Path:
@@ -37,23 +38,22 @@ def default_templates() -> Path:
 
 
 def date_br(d: dt.date | None) -> str:
-    if d is None:
-        return ""
-    return f"{d.day} de {MONTHS[d.month - 1]} de {d.year}"
+    """The long date in the build's locale (Babel): 14 de março de 2026 / March 14, 2026."""
+    return i18n.date_long(d)
 
 
 def date_short(d: dt.date | None) -> str:
-    return d.strftime("%d/%m/%Y") if d else ""
+    return i18n.date_short(d)
 
 
 def pos_text(position: int, tied: bool) -> str:
-    return f"{position}º" + ("=" if tied else "")
+    return i18n.position(position, tied)
 
 
 def pts_text(v: Any) -> str:
     if v is None:
         return "—"
-    return fmt_num(v)
+    return i18n.number(v)
 
 
 class Site:
@@ -95,7 +95,7 @@ class Site:
     def club_name(self, cid): return self.league.clubs[cid].name if cid in self.league.clubs else cid
 
     def pair_name(self, p) -> str:
-        return " e ".join(self.player_name(x) for x in p)
+        return i18n.join([self.player_name(x) for x in p])
 
     def source(self, mark) -> str | None:
         repo = self.league.repository
@@ -104,11 +104,12 @@ class Site:
         return f"{repo.rstrip('/')}/blob/main/{mark.path}#L{mark.line}"
 
 
-def _env(templates: Path) -> jinja2.Environment:
+def _env(templates: Path, locale: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    i18n.install(env, locale)  # gettext/ngettext, Babel's date, number and money filters, lang (league/i18n.py)
     env.filters.update(date_br=date_br, date_short=date_short, num=pts_text, signed=signed, pos=pos_text)
-    env.globals.update(STATUS=STATUS, NAMES=NAMES)
+    env.globals.update(STATUS=STATUS, STATUS_M=STATUS_M, NAMES=NAMES)
     return env
 
 
@@ -118,24 +119,24 @@ def place_how(res: StageResult, p: Place) -> str:
     st = res.stage
     if p.disqualified:
         reason = next((d.reason for d in st.disqualified if d.team == p.key), "")
-        return f"desclassificada ({reason})" if reason else "desclassificada"
+        return _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
     if p.how == "override":
-        return "definida pela comissão"
+        return _("definida pela comissão")
     if p.how == "placement":
         rnd = next((r for ph in st.phases for r in ph.rounds if r.for_place and
                     any(p.key in (m.home, m.away) for m in r.matches)), None)
         if not rnd:
-            return "disputa de colocação"
+            return _("disputa de colocação")
         won = any(m.winner == p.key for m in rnd.matches)
-        return f"{rnd.name}: {'venceu' if won else 'perdeu'}"
+        return (_("%(round)s: venceu") if won else _("%(round)s: perdeu")) % {"round": rnd.name}
     if p.how == "knockout":
         elim = p.row.get("eliminated_in") if p.row else None
         rnd = next((r for ph in st.phases for r in ph.rounds if r.index == elim), None)
-        return f"eliminada: {rnd.name}" if rnd else "mata-mata"
+        return _("eliminada: %(round)s") % {"round": rnd.name} if rnd else _("mata-mata")
     if p.how == "group" and p.row is not None and p.row.get("group_position"):
         gp = p.row.get("group_position")[1]
-        group = next((g.name for ph in st.phases for g in ph.groups if p.key in g.teams), "grupo")
-        return f"{gp}º no {group}"
+        group = next((g.name for ph in st.phases for g in ph.groups if p.key in g.teams), _("grupo"))
+        return _("%(place)s no %(group)s") % {"place": i18n.ordinal(gp), "group": group}
     return ""
 
 
@@ -216,7 +217,7 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
         if p.disqualified:
             reason = next((d.reason for d in st.disqualified if d.pair == p.key), None) or \
                 next((d.reason for d in st.disqualified if d.team and d.team == team), "")
-            row["why"] = f"desclassificada ({reason})" if reason else "desclassificada"
+            row["why"] = _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
         row.update(name=site.pair_name(p.key), url=site.pair_url(p.key),
                    team=st.teams[team].name if team else "", **p.row.values)
         row["rp"] = p.points
@@ -237,11 +238,11 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
     final_ids = [r.stage.id for r in stages if r.stage.is_final]
     clubs = [{"pos": pos_text(e.position, e.tied), "name": site.club_name(e.key), "url": site.club_url(e.key),
               "points": e.points, "stages": e.stages, "places": e.places,
-              "why": "empate" if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
              for e in sr.clubs]
     pairs = [{"pos": pos_text(e.position, e.tied), "name": site.pair_name(e.key), "url": site.pair_url(e.key),
               "points": e.points, "stages": e.stages, "places": e.places,
-              "why": "empate" if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
              for e in sr.pairs]
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
             "clubs": clubs, "pairs": pairs}
@@ -270,13 +271,14 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     def updated_for(path: str, fallback):
         """The page's own source file's newest commit, else its content date (stage or championship)."""
         return dates.get(path) or fallback
-    nav = [{"title": "Início", "url": site.url()}]
+    nav = [{"title": _("Início"), "url": site.url()}]
     for sr in reversed(seasons[-3:]):
-        nav.append({"title": f"Temporada {sr.season.year}", "url": site.season_url(sr.season.year)})
-    nav += [{"title": "Clubes", "url": site.url("clubes")}, {"title": "Jogadores", "url": site.url("jogadores")},
-            {"title": "Notícias", "url": site.url("noticias")}]
+        nav.append({"title": _("Temporada %(year)s") % {"year": sr.season.year},
+                    "url": site.season_url(sr.season.year)})
+    nav += [{"title": _("Clubes"), "url": site.url("clubes")}, {"title": _("Jogadores"), "url": site.url("jogadores")},
+            {"title": _("Notícias"), "url": site.url("noticias")}]
     nav += [{"title": p.title, "url": site.url(p.slug)} for p in league.pages]
-    nav.append({"title": "Busca", "url": site.url("busca")})
+    nav.append({"title": _("Busca"), "url": site.url("busca")})
     common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
               "explain": explain, "draft": draft, "js": site.root + js_name}
     from league.charts import Charts; common["charts"] = Charts(results, site)  # noqa: E702
@@ -326,7 +328,7 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
                 page(path, template, **ctx)
     # clubs
     clubs = sorted(league.clubs.values(), key=lambda c: c.name.lower())
-    page("clubes/index.html", "clubs.html", clubs=clubs, title="Clubes")
+    page("clubes/index.html", "clubs.html", clubs=clubs, title=_("Clubes"))
     for c in clubs:
         history = []
         for sr in seasons:
@@ -351,8 +353,8 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
             allm = [m for m in res.stage.matches if tid in (m.home, m.away)]
             rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                          "points": p.points, "how": place_how(res, p),
-                         "record": f"{sum(1 for m in allm if m.winner == tid)}V "
-                                   f"{sum(1 for m in allm if m.winner != tid)}D",
+                         "record": _("%(wins)sV %(losses)sD") % {"wins": sum(1 for m in allm if m.winner == tid),
+                                                                 "losses": sum(1 for m in allm if m.winner != tid)},
                          "squad": [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None)
                                    for x in res.stage.teams[tid].pairs if x]})
         team = hist[-1][1].stage.teams[tid]
@@ -377,7 +379,7 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
              title=site.pair_name(pair))
     # players
     players = sorted(league.players.values(), key=lambda p: p.name.lower())
-    page("jogadores/index.html", "players.html", players=players, title="Jogadores")
+    page("jogadores/index.html", "players.html", players=players, title=_("Jogadores"))
     for pl in players:
         pairs = []
         for pair in sorted(site.player_pairs.get(pl.id, ()), key=lambda p: (site.pair_name(p), p)):
@@ -410,11 +412,11 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
         if p.slug in RESERVED or p.slug.isdigit():
             continue  # reported by the loader
         page(f"{p.slug}/index.html", "page.html", doc=p, title=p.title)
-    page("noticias/index.html", "news_list.html", news=league.news, title="Notícias")
+    page("noticias/index.html", "news_list.html", news=league.news, title=_("Notícias"))
     for n in league.news:
         page(f"noticias/{n.slug}/index.html", "page.html", doc=n, title=n.title)
-    page("busca/index.html", "search.html", results_seasons=seasons, title="Busca")
-    files["404.html"] = env.get_template("404.html").render(**common, title="Página não encontrada",
+    page("busca/index.html", "search.html", results_seasons=seasons, title=_("Busca"))
+    files["404.html"] = env.get_template("404.html").render(**common, title=_("Página não encontrada"),
                                                             page_path="404.html")
     base = league.base_url.rstrip("/")
     origin = f"{urlparse(league.base_url).scheme}://{urlparse(league.base_url).netloc}" if "://" in base else ""

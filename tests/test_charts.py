@@ -139,3 +139,28 @@ def test_bracket_gives_up_on_rounds_that_are_not_a_bracket():
     odd = {"name": "Final", "for_place": 1, "places": None, "matches": [m("f", "x", "a", "a")]}
     assert bracket([semis, odd]) is None
     assert bracket([final]) is None
+
+
+def test_quatrilho_player_chip_curve(site, results):
+    """A Quatrilho player's points added up round by round (issue 5, item 5): one chart per championship on
+    the player page, its alt text listing every round, ending on the net points of the classification."""
+    html = (site / "jogadores" / "alceu-zanatta" / "index.html").read_text(encoding="utf-8")
+    shown = {img["src"]: img for img in imgs(html) if "/quatrilho-" in img.get("src", "")}
+    assert set(shown) == {"/jogadores/alceu-zanatta/quatrilho-2026-chapeco.svg",
+                          "/jogadores/alceu-zanatta/quatrilho-2026-concordia.svg"}
+    alt = shown["/jogadores/alceu-zanatta/quatrilho-2026-chapeco.svg"]["alt"]
+    assert alt.startswith("Gráfico: pontos positivos de Alceu Zanatta no 1º Campeonato Aberto de Quatrilho de Chapecó")
+    assert "1ª rodada: +60 (rodada +60); 2ª rodada: +110 (rodada +50)" in alt and "4ª rodada: +200 (rodada +50)" in alt
+    checked = 0
+    for sr in results.seasons:
+        for res in sr.championships:
+            for ln in res.lines:
+                svg = site / "jogadores" / ln.player / f"quatrilho-{sr.season.year}-{res.championship.id}.svg"
+                counted = [c for c in ln.cells if c.status != "pending"]
+                if len(counted) < 2 or any(not r.counted for r in res.championship.rounds):
+                    continue
+                root = ET.fromstring(svg.read_bytes())
+                points = [t.text for t in root.iter(SVG + "text") if t.get("font-weight") == "600"]
+                assert points[-1].replace("−", "-") == str(ln.values["net"]), (ln.player, points)
+                checked += 1
+    assert checked > 30

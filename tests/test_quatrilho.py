@@ -367,10 +367,11 @@ def test_quatrilho_prizes_cannot_exceed_100_percent(tmp_path):
 
 
 def test_brazilian_money_format():
-    assert brl(Decimal("1234.56")) == "R$ 1.234,56"
-    assert brl(Decimal("357.5")) == "R$ 357,50"
-    assert brl(Decimal("0")) == "R$ 0,00"
-    assert brl(Decimal("1234567")) == "R$ 1.234.567,00"
+    # Babel's pt_BR currency format: a no-break space keeps "R$" with the amount
+    assert brl(Decimal("1234.56")) == "R$\xa01.234,56"
+    assert brl(Decimal("357.5")) == "R$\xa0357,50"
+    assert brl(Decimal("0")) == "R$\xa00,00"
+    assert brl(Decimal("1234567")) == "R$\xa01.234.567,00"
 
 
 def test_quatrilho_art_23_state_qualifiers_across_championships(tmp_path):

@@ -4,10 +4,15 @@
 (function () {
   "use strict";
 
+  // the page's language (html lang, from league.yaml `locale:`): number format and text order
+  var lang = document.documentElement.lang || "pt-BR";
+  var pt = lang.slice(0, 2) === "pt";
+
   /* ------------------------------------------------------------ table sorting */
-  // "1º=", "+12", "−3", "1.234,5" → numbers; "–"/"—"/"" → null (always last).
+  // "1º=", "1st=", "+12", "−3", "1.234,5" (pt) / "1,234.5" (en) → numbers; "–"/"—"/"" → null (always last).
   function num(text) {
-    var t = text.replace(/\s+/g, "").replace(/[º=]/g, "").replace(/[−–]/g, "-").replace(/\./g, "").replace(",", ".");
+    var t = text.replace(/\s+/g, "").replace(/^(\d+)(º|ª|st|nd|rd|th)?=?$/, "$1").replace(/[−–]/g, "-");
+    t = pt ? t.replace(/\./g, "").replace(",", ".") : t.replace(/,/g, "");
     if (t === "" || t === "-" || t === "—") return null;
     return /^[-+]?\d+(\.\d+)?$/.test(t) ? parseFloat(t) : NaN;
   }
@@ -33,7 +38,7 @@
         if (a.num === null || b.num === null) return a.num === null ? (b.num === null ? a.n - b.n : 1) : -1;
         r = a.num - b.num;
       } else {
-        r = a.text.localeCompare(b.text, "pt-BR", { sensitivity: "base" });
+        r = a.text.localeCompare(b.text, lang, { sensitivity: "base" });
       }
       if (desc) r = -r;
       return r || a.n - b.n;
@@ -69,6 +74,8 @@
     var list = document.getElementById("busca-resultados");
     var base = form.getAttribute("data-pagefind");
     var api = null, seq = 0, timer = null;
+    // the page's words, translated by the site (templates/search.html data-t-*)
+    function t(key, fallback) { return form.getAttribute("data-t-" + key) || fallback; }
 
     function load() {
       if (!api) {
@@ -83,14 +90,15 @@
     function run() {
       var q = input.value.trim(), mine = ++seq;
       if (!q) { list.innerHTML = ""; status.textContent = ""; return; }
-      status.textContent = "Buscando…";
+      status.textContent = t("searching", "Buscando…");
       load().then(function (pf) { return pf.search(q); }).then(function (res) {
         if (mine !== seq) return null;
         return Promise.all(res.results.slice(0, 20).map(function (r) { return r.data(); })).then(function (data) {
           if (mine !== seq) return;
           var n = res.results.length;
-          status.textContent = n === 0 ? "Nada encontrado para “" + q + "”." :
-            (n === 1 ? "1 resultado" : n + " resultados") + (n > 20 ? " (mostrando 20)" : "") + ".";
+          status.textContent = n === 0 ? t("none", "Nada encontrado para “{q}”.").replace("{q}", q) :
+            (n === 1 ? t("one", "1 resultado") : t("many", "{n} resultados").replace("{n}", n)) +
+            (n > 20 ? " " + t("first", "(mostrando 20)") : "") + ".";
           list.innerHTML = data.map(function (d) {
             var kind = d.meta && d.meta.tipo ? '<span class="badge">' + esc(d.meta.tipo) + "</span> " : "";
             return '<li><a href="' + esc(d.url) + '">' + esc((d.meta && d.meta.title) || d.url) + "</a> " + kind +
@@ -98,7 +106,7 @@
           }).join("");
         });
       }).catch(function () {
-        if (mine === seq) status.textContent = "A busca não pôde ser carregada; use as listas abaixo.";
+        if (mine === seq) status.textContent = t("error", "A busca não pôde ser carregada; use as listas abaixo.");
       });
     }
 

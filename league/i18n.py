@@ -1,0 +1,225 @@
+"""The site's interface language: gettext catalogs and Babel's formats for the locale set in league.yaml.
+
+`locale: pt_BR` (the default) or `locale: en` selects the language of every interface text (headings,
+table headers, notes, status words, tie-break sentences, chart and feed titles) and the format of dates,
+numbers and money. Content (names, notes, Markdown pages) is never translated; the JSON/CSV API and the
+CLI's messages are not either.
+
+Catalogs: `league/locale/<locale>/LC_MESSAGES/messages.po`, extracted from the templates and the Python
+code into `league/locale/messages.pot` (`make translations`). The msgids are the Portuguese text (the
+site's default language), so pt_BR's catalog repeats them; it exists for the plural rule, which Babel's
+CLDR data gives three forms for Portuguese: its header is fixed to `nplurals=2; plural=(n > 1);` (0 and 1
+singular). The .po files are compiled in memory at first use (Babel's read_po → write_mo): no binary is
+committed and the same .po always gives the same translations.
+
+Python code marks its text with `_`/`ngettext`/`pgettext` (translated for the build's locale when called)
+or, for module-level tables, `L_` (a lazy string translated each time it is shown). The build's locale is
+a module-level setting: `using(locale)` around a build (league.build.render_files), `activate(locale)`
+in a worker process that renders pages on its own. Templates get the catalog through Jinja2's i18n
+extension (`install(env)`, newstyle gettext: `{{ _("…") }}`, `{% trans %}…{% endtrans %}`,
+`{{ ngettext("%(num)s jogo", "%(num)s jogos", n) }}`).
+
+Adding a language `xx`: add "xx" to LOCALES (and, for league.yaml, to schema.LeagueFile.locale), run
+`.venv/bin/pybabel init -D messages -i league/locale/messages.pot -d league/locale -l xx`, translate
+every msgstr (tests/test_i18n.py checks none is left empty or fuzzy), then `make translations`.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import functools
+import io
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any, Iterator, Optional, Sequence
+
+from babel import Locale
+from babel.dates import format_date, format_skeleton
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_currency, format_decimal
+from babel.support import LazyProxy, Translations
+
+DOMAIN = "messages"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DEFAULT_LOCALE = "pt_BR"
+# locale → (HTML lang, Open Graph og:locale)
+LOCALES = {"pt_BR": ("pt-BR", "pt_BR"), "en": ("en", "en_US")}
+# Plural-Forms headers that Babel's CLDR data gets wrong for gettext (see the module docstring)
+PLURAL_FORMS = {"pt_BR": "nplurals=2; plural=(n > 1);"}
+CURRENCY = "BRL"
+
+_locale = DEFAULT_LOCALE
+
+
+def po_path(locale: str) -> Path:
+    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.lru_cache(maxsize=None)
+def translations(locale: str) -> Translations:
+    """The locale's catalog, compiled in memory from its .po (fuzzy entries left out)."""
+    if locale not in LOCALES:
+        raise ValueError(f"idioma não suportado: {locale!r} (use {', '.join(LOCALES)})")
+    with po_path(locale).open("rb") as fh:
+        catalog = read_po(fh, locale=locale, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(buf, domain=DOMAIN)
+
+
+@functools.lru_cache(maxsize=None)
+def _babel_locale(locale: str) -> Locale:
+    return Locale.parse(locale)
+
+
+# ---------------------------------------------------------------- the build's locale
+
+def activate(locale: str) -> None:
+    """Sets the locale of every later `_`, format and lazy string in this process."""
+    global _locale
+    translations(locale)  # fail early on an unknown locale or a broken catalog
+    _locale = locale
+
+
+def current() -> str:
+    return _locale
+
+
+@contextlib.contextmanager
+def using(locale: str) -> Iterator[None]:
+    """`with using("en"): …` renders in English and restores the previous locale afterwards."""
+    before = _locale
+    activate(locale)
+    try:
+        yield
+    finally:
+        activate(before)
+
+
+def html_lang(locale: Optional[str] = None) -> str:
+    return LOCALES[locale or _locale][0]
+
+
+# ---------------------------------------------------------------- gettext for Python code
+
+def gettext(message: str) -> str:
+    return translations(_locale).ugettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translations(_locale).ungettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return translations(_locale).upgettext(context, message)
+
+
+_ = gettext
+
+
+def lazy_gettext(message: str) -> LazyProxy:
+    """A string translated each time it is used, for module-level tables (STATUS, NAMES…)."""
+    return LazyProxy(gettext, message, enable_cache=False)
+
+
+L_ = lazy_gettext
+
+
+def plural(n: int, singular: str, plural_: str) -> str:
+    """ngettext with the number in front: plural(2, "%(num)s jogo", "%(num)s jogos") → "2 jogos"."""
+    return ngettext(singular, plural_, n) % {"num": n}
+
+
+# ---------------------------------------------------------------- formats (Babel, for the build's locale)
+
+def date_long(d: Optional[dt.date]) -> str:
+    """14 de março de 2026 / March 14, 2026."""
+    return format_date(d, "long", locale=_locale) if d else ""
+
+
+def date_short(d: Optional[dt.date]) -> str:
+    """14/03/2026 / 3/14/2026."""
+    return format_skeleton("yMd", d, locale=_locale) if d else ""
+
+
+def number(v: Any) -> str:
+    """1.234 / 1,234 for whole numbers; two decimals otherwise (6,50 / 6.50); other values as text."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)):
+        return str(v)
+    d = Decimal(str(v)) if isinstance(v, float) else Decimal(v)
+    if d == d.to_integral_value():
+        return format_decimal(int(d), format="#,##0", locale=_locale)
+    return format_decimal(d, format="#,##0.00", locale=_locale)
+
+
+def decimal(v: Any) -> str:
+    """As many decimals as the value has (2,5 / 2.5): percentages of a prize table."""
+    return format_decimal(Decimal(v).normalize(), locale=_locale)
+
+
+def signed(v: Any) -> str:
+    """+12 / −3 (a true minus sign) / 0; "?" for a missing value."""
+    if v is None:
+        return "?"
+    if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)):
+        return str(v).replace("-", "−")
+    if v > 0:
+        return "+" + number(v)
+    if v < 0:
+        return "−" + number(-v)
+    return number(v)
+
+
+def money(v: Any) -> str:
+    """R$ 1.234,56 (no-break space) / R$1,234.56, rounded half up to the cent."""
+    q = Decimal(v).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return format_currency(q, CURRENCY, locale=_locale)
+
+
+_ORDINAL = {  # CLDR ordinal category → the catalog's pattern (English: 1st, 2nd, 3rd, 4th)
+    "zero": lambda: pgettext("ordinal zero", "%(n)sº"),
+    "one": lambda: pgettext("ordinal one", "%(n)sº"),
+    "two": lambda: pgettext("ordinal two", "%(n)sº"),
+    "few": lambda: pgettext("ordinal few", "%(n)sº"),
+    "many": lambda: pgettext("ordinal many", "%(n)sº"),
+    "other": lambda: pgettext("ordinal other", "%(n)sº"),
+}
+
+
+def ordinal(n: int) -> str:
+    """1º / 1st: Babel's ordinal category for the number, the catalog's pattern for the category."""
+    return _ORDINAL[_babel_locale(_locale).ordinal_form(n)]() % {"n": n}
+
+
+def position(n: int, tied: bool = False) -> str:
+    """A place in a classification: 3º, or 3º= when shared."""
+    return ordinal(n) + ("=" if tied else "")
+
+
+def join(items: Sequence[str]) -> str:
+    """"a", "a e b", "a, b e c" / "a and b", "a, b, and c"."""
+    items = [str(i) for i in items]
+    return format_list(items, locale=_locale) if items else ""
+
+
+# ---------------------------------------------------------------- Jinja2
+
+FILTERS = {"date_br": date_long, "date_short": date_short, "num": number, "signed": signed, "money": money,
+           "pos": position, "ordinal": ordinal, "decimal": decimal, "join_and": join}
+
+
+def install(env, locale: Optional[str] = None) -> None:
+    """Jinja2's i18n extension with the locale's catalog (newstyle gettext, whitespace trimmed), the
+    format filters, and `lang`/`og_locale` for base.html. A locale given here becomes the build's one
+    (the filters and the Python-side text follow it); by default the build's locale is kept."""
+    if locale:
+        activate(locale)
+    locale = _locale
+    env.add_extension("jinja2.ext.i18n")
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(locale), newstyle=True)
+    env.filters.update(FILTERS)
+    env.globals.update(lang=LOCALES[locale][0], og_locale=LOCALES[locale][1], locale=locale)
