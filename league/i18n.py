@@ -137,12 +137,12 @@ def plural(n: int, singular: str, plural_: str) -> str:
 
 def date_long(d: Optional[dt.date]) -> str:
     """14 de março de 2026 / March 14, 2026."""
-    return format_date(d, "long", locale=_locale) if d else ""
+    return format_date(d, "long", locale=_babel_locale(_locale)) if d else ""
 
 
 def date_short(d: Optional[dt.date]) -> str:
     """14/03/2026 / 3/14/2026."""
-    return format_skeleton("yMd", d, locale=_locale) if d else ""
+    return format_skeleton("yMd", d, locale=_babel_locale(_locale)) if d else ""
 
 
 def number(v: Any) -> str:
@@ -151,13 +151,13 @@ def number(v: Any) -> str:
         return str(v)
     d = Decimal(str(v)) if isinstance(v, float) else Decimal(v)
     if d == d.to_integral_value():
-        return format_decimal(int(d), format="#,##0", locale=_locale)
-    return format_decimal(d, format="#,##0.00", locale=_locale)
+        return format_decimal(int(d), format="#,##0", locale=_babel_locale(_locale))
+    return format_decimal(d, format="#,##0.00", locale=_babel_locale(_locale))
 
 
 def decimal(v: Any) -> str:
     """As many decimals as the value has (2,5 / 2.5): percentages of a prize table."""
-    return format_decimal(Decimal(v).normalize(), locale=_locale)
+    return format_decimal(Decimal(v).normalize(), locale=_babel_locale(_locale))
 
 
 def signed(v: Any) -> str:
@@ -176,7 +176,7 @@ def signed(v: Any) -> str:
 def money(v: Any) -> str:
     """R$ 1.234,56 (no-break space) / R$1,234.56, rounded half up to the cent."""
     q = Decimal(v).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return format_currency(q, CURRENCY, locale=_locale)
+    return format_currency(q, CURRENCY, locale=_babel_locale(_locale))
 
 
 _ORDINAL = {  # CLDR ordinal category → the catalog's pattern (English: 1st, 2nd, 3rd, 4th)
@@ -202,7 +202,30 @@ def position(n: int, tied: bool = False) -> str:
 def join(items: Sequence[str]) -> str:
     """"a", "a e b", "a, b e c" / "a and b", "a, b, and c"."""
     items = [str(i) for i in items]
-    return format_list(items, locale=_locale) if items else ""
+    return format_list(items, locale=_babel_locale(_locale)) if items else ""
+
+
+def _memo(fn):
+    """Remember a format per (locale, type, value): a site formats the same few numbers, places and dates
+    hundreds of thousands of times, and Babel takes microseconds each."""
+    cache: dict = {}
+
+    def wrapper(v, *args):
+        try:
+            key = (_locale, type(v), v, args)
+            return cache[key]
+        except KeyError:
+            out = cache[key] = fn(v, *args)
+            return out
+        except TypeError:  # unhashable value
+            return fn(v, *args)
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+date_long, date_short, number, signed, ordinal, position = (
+    _memo(date_long), _memo(date_short), _memo(number), _memo(signed), _memo(ordinal), _memo(position))
 
 
 # ---------------------------------------------------------------- Jinja2
