@@ -460,11 +460,16 @@ def render_jobs(env, jobs: list, charts) -> tuple[dict, dict]:
         finally:
             _JOBS.clear()
     _JOBS[:] = [env, jobs, charts]
+    import gc
+    gc.collect()
+    gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.map(_render_share, [(i, workers) for i in range(workers)])
     finally:
         _JOBS.clear()
+        gc.unfreeze()
+    jobs.clear()  # the pages' contexts are no longer needed: free them before the HTML is gathered
     pages: dict = {}
     chart_files: dict = dict(charts.files)
     for out, cf in parts:
