@@ -123,6 +123,17 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
     loc = tuple(err["loc"])
     etype = err["type"]
     value = err.get("input")
+    placeholder = value if _is_placeholder(value) else (
+        loc[loc.index("[key]") - 1] if "[key]" in loc and _is_placeholder(loc[loc.index("[key]") - 1]) else None)
+    if placeholder is not None:
+        if "[key]" in loc:
+            p, k, mark, _ = _walk(raw, loc[:loc.index("[key]")], root_mark)
+            mark = p.kmark(k) if isinstance(p, MDict) else mark
+        else:
+            mark = _walk(raw, loc, root_mark)[2]
+        diags.error(mark, f"campo ainda não preenchido: \"{placeholder}\"{_path_words(loc, raw)}",
+                    "troque o texto entre < > pelo valor certo (veja o comentário na linha)", code="placeholder")
+        return
     if "[key]" in loc:
         cut = loc.index("[key]")
         parent, key, mark, node = _walk(raw, loc[:cut], root_mark)
@@ -186,6 +197,11 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
     diags.error(mark, f"valor inválido{where}: {err.get('msg')} (recebido {describe(value)})", code="type")
 
 
+def _is_placeholder(value: Any) -> bool:
+    """A `<…>` left from a `league new` skeleton."""
+    return isinstance(value, str) and len(value) > 2 and value.startswith("<") and value.endswith(">")
+
+
 def _exact_length(model, loc) -> int | None:
     # pairs are the only fixed-length lists in the content files
     return 2 if any(p in loc for p in ("pairs", "pair", "home", "away")) or (loc and loc[-1] == "order") else None
@@ -208,7 +224,8 @@ def _path_words(loc: tuple, raw: Any = None) -> str:
             continue
         if isinstance(e, int):
             text += f"[{e + 1}]"
-        elif e in ("text", "map", "int", "list[str]") or str(e).startswith(("list[", "function-", "constrained")):
+        elif e in ("text", "map", "int", "list[str]", "[key]") or \
+                str(e).startswith(("list[", "function-", "constrained")):
             continue
         else:
             text += ("." if text else "") + str(e)

@@ -59,8 +59,9 @@ def test_unfilled_stage_skeleton_is_rejected_at_each_placeholder(content):
     run("new", "stage", "2026", "etapa-3", "--content", content)
     res = run("check", "--content", content, "--format", "github")
     assert res.exit_code == 1
-    assert "::error file=content/seasons/2026/truco/etapa-3.yaml,line=10,col=7::valor inválido em date" in res.output
-    assert "line=11,col=7::id inválido em host" in res.output
+    assert ('::error file=content/seasons/2026/truco/etapa-3.yaml,line=10,col=7::campo ainda não preenchido: '
+            '"<AAAA-MM-DD>" em date — sugestão: troque o texto entre < > pelo valor certo') in res.output
+    assert 'line=11,col=7::campo ainda não preenchido: "<clube-anfitriao>" em host' in res.output
 
 
 def test_filled_stage_skeleton_passes_check(content):
