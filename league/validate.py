@@ -3,6 +3,7 @@ at the line and column where the editor wrote the value."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import types
 import typing
 from typing import Any
@@ -197,9 +198,12 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
     diags.error(mark, f"valor inválido{where}: {err.get('msg')} (recebido {describe(value)})", code="type")
 
 
+_PLACEHOLDER = re.compile(r"^<[\w-]+>$")
+
+
 def _is_placeholder(value: Any) -> bool:
     """A `<…>` left from a `league new` skeleton."""
-    return isinstance(value, str) and len(value) > 2 and value.startswith("<") and value.endswith(">")
+    return isinstance(value, str) and _PLACEHOLDER.match(value) is not None
 
 
 def _exact_length(model, loc) -> int | None:
