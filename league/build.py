@@ -51,16 +51,53 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
     return files
 
 
+SEARCH_DIGEST = ".pagefind-digest"
+
+
+def _searchable_digest(site: Path) -> str:
+    """Hash of everything pagefind indexes: the text of every data-pagefind-body element and every
+    data-pagefind-meta, page by page (names, dates, places — not scores)."""
+    import hashlib
+    import os
+    import re
+    body = re.compile(r"<(\w+)[^>]*\sdata-pagefind-body[^>]*>(.*?)</\1>", re.S)
+    meta = re.compile(r'data-pagefind-meta="([^"]*)"')
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(site):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if not name.endswith(".html"):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            if "data-pagefind-body" not in text:
+                continue
+            h.update(os.path.relpath(path, site).encode() + b"\0")
+            for _, inner in body.findall(text):
+                h.update(inner.encode() + b"\0")
+            for m in meta.findall(text):
+                h.update(m.encode() + b"\0")
+    return h.hexdigest()
+
+
 def _search_index(new: Path, previous: Path | None, stats) -> None:
-    """The pagefind index of the new site: reused (hard links) when no page changed, else rebuilt."""
+    """The pagefind index of the new site: reused (hard links) when the indexed text of every page is the
+    same as in the previous site (a changed score does not change it), else rebuilt."""
     import os
     import shutil
     from league.search import run_pagefind
+    digest = _searchable_digest(new)
     old_index = previous / "pagefind" if previous is not None else None
-    if stats.pages_written == 0 and old_index is not None and old_index.is_dir():
+    try:
+        old_digest = (previous / SEARCH_DIGEST).read_text(encoding="utf-8") if previous is not None else None
+    except OSError:
+        old_digest = None
+    if old_digest == digest and old_index is not None and old_index.is_dir():
         shutil.copytree(old_index, new / "pagefind", copy_function=os.link)
+    elif not run_pagefind(new):
         return
-    run_pagefind(new)
+    (new / SEARCH_DIGEST).write_text(digest, encoding="utf-8")
 
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,

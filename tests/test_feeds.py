@@ -123,7 +123,7 @@ def test_feeds_do_not_depend_on_the_clock(results, monkeypatch):
 def test_open_graph_tags_show_the_standings_title(site):
     html = (site / "2026" / "truco" / "etapa-1" / "index.html").read_text(encoding="utf-8")
     meta = dict(re.findall(r'<meta property="(og:[a-z_]+)" content="([^"]*)"', html))
-    title = re.search(r"<h1>(.*?)</h1>", html).group(1)
+    title = re.search(r"<h1[^>]*>(.*?)</h1>", html).group(1)
     assert title in meta["og:title"]
     assert meta["og:type"] == "website"
     assert meta["og:url"] == "https://example.org/2026/truco/etapa-1/"

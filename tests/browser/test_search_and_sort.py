@@ -10,7 +10,7 @@ import pytest
 def test_search_finds_a_pair_by_one_players_name(page, server, site_dir):
     slug = sorted(p.name for p in (site_dir / "duplas").iterdir())[0]
     html = (site_dir / "duplas" / slug / "index.html").read_text(encoding="utf-8")
-    pair_name = re.search(r"<h1>(.*?)</h1>", html).group(1)
+    pair_name = re.search(r"<h1[^>]*>(.*?)</h1>", html).group(1)
     player = pair_name.split(" e ")[0]
     assert (site_dir / "pagefind" / "pagefind.js").exists(), "the site has no search index"
     page.goto(server + "/busca/")

@@ -1,0 +1,38 @@
+"""The search index (pagefind) indexes names, dates and places only, so it is rebuilt when that text
+changes and reused (hard links, same files) when only scores changed."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from league.build import build
+from league.search import available
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not available(), reason="pagefind is not installed")
+
+
+def _index_inodes(site: Path) -> dict[str, int]:
+    return {p.relative_to(site).as_posix(): p.stat().st_ino for p in (site / "pagefind").rglob("*") if p.is_file()}
+
+
+def test_search_index_reused_after_a_score_change_rebuilt_after_a_rename(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    site = tmp_path / "site"
+    build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
+    first = _index_inodes(site)
+    assert first, "the first build writes an index"
+    stage = content / "seasons/2026/truco/etapa-4.yaml"
+    text = stage.read_text(encoding="utf-8")
+    m = re.search(r'"12-(\d) ', text)
+    stage.write_text(text[:m.start()] + f'"12-{(int(m.group(1)) + 1) % 11} ' + text[m.end():], encoding="utf-8")
+    build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
+    assert _index_inodes(site) == first  # same files, linked from the previous site: pagefind did not run
+    clubs = content / "clubs.yaml"
+    clubs.write_text(clubs.read_text(encoding="utf-8").replace("name: ", "name: Novo ", 1), encoding="utf-8")
+    build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
+    assert _index_inodes(site) != first  # a renamed club is indexed again
