@@ -96,7 +96,7 @@ def check(content: Path, fmt: str, strict: bool) -> None:
     _print_diags(report.diagnostics, fmt)
     if fmt == "text":
         w = len(report.diagnostics)
-        click.echo(f"conteúdo válido" + (f" ({w} aviso(s))." if w else "."), err=True)
+        click.echo("conteúdo válido" + (f" ({w} aviso(s))." if w else "."), err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,6 @@ Titles and descriptions are in the build's language (league/i18n.py).
 from __future__ import annotations
 
 import datetime as dt
-from html import escape
 from typing import Any
 from urllib.parse import urlparse
 from xml.sax.saxutils import escape as xml_escape, quoteattr

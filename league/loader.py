@@ -2,7 +2,6 @@
 score, with all problems collected and reported together."""
 from __future__ import annotations
 
-import datetime as dt
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -10,12 +9,12 @@ from typing import Any, Optional
 from league import schema as S
 from league.errors import Diagnostics, LeagueError, SourceMark, did_you_mean
 from league.models import (
-    Board, Club, DrawRecord, Disqualified, Group, League, Match, Override, Page, Phase, Player,
+    Board, Club, DrawRecord, Disqualified, Group, League, Match, Override, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
 from league.rules.truco import game_error, parse_board_score
 from league.validate import validate
-from league.yamlio import MDict, MList, load_yaml, parse_yaml, read_text
+from league.yamlio import MDict, MList, load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
@@ -344,7 +343,7 @@ class StageLoader:
                 else:
                     hint = did_you_mean(tid, self.league.clubs)
                     self.d.error(raw.kmark(tid), f"a equipe \"{tid}\" não é um clube de clubs.yaml e não diz o seu clube",
-                                 (hint + " Ou " if hint else "") + f"acrescente \"club: <id do clube>\" à equipe",
+                                 (hint + " Ou " if hint else "") + "acrescente \"club: <id do clube>\" à equipe",
                                  code="unknown-id")
             pairs = []
             praw = traw["pairs"]

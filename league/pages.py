@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from html import escape
-from pathlib import Path
 
 import markdown as md
 import nh3

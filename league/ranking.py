@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Optional, Sequence
 
-from league.models import Group, Match, PairId, Stage
-from league.standings.core import Metric, RankContext, Ranked, Row, position_blocks, rank
+from league.models import Stage
+from league.standings.core import Metric, RankContext, Ranked, Row, rank
 from league.standings.truco import rank_pairs, rank_teams
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from league.explain import NAMES, explain, signed, tie_text
 from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.ranking import Place, StageResult
-from league.rules.truco import pair_points, pontinhos
+from league.rules.truco import pair_points
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
 STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa

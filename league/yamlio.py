@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from yaml.nodes import ScalarNode, SequenceNode
 
 from league.errors import Diagnostics, SourceMark
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from league.cli import main
-from tests.util import boards_for, squad, write_content
+from tests.util import boards_for, squad, write_content, two_team_stage
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git não está instalado")
 
@@ -52,7 +52,7 @@ def repo(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q")
-    content = write_content(repo, {"etapa-1": stage()}, clubs=CLUBS)
+    write_content(repo, {"etapa-1": stage()}, clubs=CLUBS)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "etapa 1")
     return repo
@@ -182,19 +182,7 @@ def test_git_problems_exit_2(repo, tmp_path):
 
 
 def test_a_team_that_leaves_the_stage_leaves_the_rankings(repo):
-    write_stage(repo, f"""\
-    name: 1ª Etapa
-    date: 2026-03-14
-    status: final
-    teams: {{aa: {squad("aa")}, bb: {squad("bb")}}}
-    phases:
-      - name: Fase de grupos
-        groups:
-          Grupo A:
-            teams: [aa, bb]
-            matches:
-              - {{home: aa, away: bb, boards: {boards_for(3)}}}
-    """)
+    write_stage(repo, two_team_stage('1ª Etapa'))
     out = run("diff", "HEAD", "--content", repo / "content").output
     assert "  Clube CC: sai do ranking de clubes (era 3º, 12 pts)\n" in out
     assert "  Clube CC: sai da classificação da 1ª Etapa (era 3º, 12 pts)\n" in out

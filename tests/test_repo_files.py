@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from league.build import build
-from tests.util import boards_for, squad, write_content
+from tests.util import write_content, two_team_stage
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -97,19 +97,7 @@ def test_built_site_fits_the_headers(tmp_path):
     """What the headers promise holds for a real build: every file under static/ has a content hash in its
     name (so `immutable` is safe), and no page needs inline script, inline style or another origin (so the
     CSP breaks nothing)."""
-    stage = f"""\
-    name: 1ª Etapa
-    date: 2026-03-14
-    status: final
-    teams: {{aa: {squad("aa")}, bb: {squad("bb")}}}
-    phases:
-      - name: Fase de grupos
-        groups:
-          Grupo A:
-            teams: [aa, bb]
-            matches:
-              - {{home: aa, away: bb, boards: {boards_for(3)}}}
-    """
+    stage = two_team_stage('1ª Etapa')
     content = write_content(tmp_path, {"etapa-1": stage}, clubs=["aa", "bb"])
     out = tmp_path / "site"
     build(content, out)

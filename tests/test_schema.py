@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from league.cli import main
 from league.schema_cli import generate, kinds, schema_files, schema_for_file, vscode_mapping
-from tests.util import boards_for, squad, write_content
+from tests.util import write_content, two_team_stage
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "schemas"
@@ -145,19 +145,7 @@ def test_demo_content_validates():
 
 
 def test_test_content_tree_validates(tmp_path):
-    stage = f"""\
-    name: Etapa
-    date: 2026-03-14
-    status: final
-    teams: {{aa: {squad("aa")}, bb: {squad("bb")}}}
-    phases:
-      - name: Fase de grupos
-        groups:
-          Grupo A:
-            teams: [aa, bb]
-            matches:
-              - {{home: aa, away: bb, boards: {boards_for(3)}}}
-    """
+    stage = two_team_stage('Etapa')
     content = write_content(tmp_path, {"etapa-1": stage}, clubs=["aa", "bb"])
     for path in sorted(content.rglob("*.yaml")):
         kind = schema_for_file("content/" + path.relative_to(content).as_posix())

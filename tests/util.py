@@ -48,3 +48,20 @@ def boards_for(home_wins: int, n: int = 5, two_zero: bool = True) -> str:
     win = '"12-5 12-5"' if two_zero else '"12-5 5-12 12-5"'
     lose = '"5-12 5-12"' if two_zero else '"5-12 12-5 5-12"'
     return "[" + ", ".join([win] * home_wins + [lose] * (n - home_wins)) + "]"
+
+
+def two_team_stage(name: str = "1ª Etapa", home_boards: int = 3) -> str:
+    """The smallest final stage: one group, aa against bb, aa winning `home_boards` of the 5 boards."""
+    return f"""\
+    name: {name}
+    date: 2026-03-14
+    status: final
+    teams: {{aa: {squad("aa")}, bb: {squad("bb")}}}
+    phases:
+      - name: Fase de grupos
+        groups:
+          Grupo A:
+            teams: [aa, bb]
+            matches:
+              - {{home: aa, away: bb, boards: {boards_for(home_boards)}}}
+    """

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from league.models import Match, PairId, TrucoConfig
+from league.models import Match, PairId
 from league.rules.truco import pair_points, pontinhos
 from league.standings.core import (
     Criterion, Encounter, HeadToHead, Metric, RankContext, Ranked, RecordedDraw, Row, rank,
