@@ -33,6 +33,12 @@ class Results:
 
 
 def compute(league: League, diags: Diagnostics, cache=None) -> Results:
+    from league.cache import gc_paused
+    with gc_paused():
+        return _compute(league, diags, cache)
+
+
+def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
     seasons = []
     for season in league.seasons:
         stages = [league.precomputed.get((season.year, st.id)) or classify(st) for st in season.stages]

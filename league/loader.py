@@ -37,6 +37,11 @@ class Loader:
 
     # ------------------------------------------------------------------ top level
     def load(self) -> League:
+        from league.cache import gc_paused
+        with gc_paused():
+            return self._load()
+
+    def _load(self) -> League:
         if not self.content.is_dir():
             self.diags.error(SourceMark(str(self.content)), "pasta de conteúdo não encontrada",
                              "rode o comando na raiz do projeto ou use --content PASTA", code="missing")
