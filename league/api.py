@@ -72,22 +72,29 @@ def api_files(results: Results) -> dict[str, str]:
     """Path under site/ → text, for every JSON and CSV file."""
     out: dict[str, str] = {}
     for sr in results.seasons:
-        base = f"api/{sr.season.year}/truco"
-        rk = ranking_json(sr)
-        out[f"{base}/ranking.json"] = dumps(rk)
-        out[f"{base}/ranking-clubes.csv"] = to_csv(rk["clubs"])
-        out[f"{base}/ranking-duplas.csv"] = to_csv(rk["pairs"])
-        for res in sr.stages:
-            sj = stage_json(res)
-            out[f"{base}/{res.stage.id}.json"] = dumps(sj)
-            out[f"{base}/{res.stage.id}-classificacao.csv"] = to_csv(sj["classification"])
-            out[f"{base}/{res.stage.id}-duplas.csv"] = to_csv(sj["pairs"])
-            out[f"{base}/{res.stage.id}-grupos.csv"] = to_csv(
-                [{"group": g["name"], **r} for g in sj["groups"] for r in g["standings"]])
-        try:
-            from league.quatrilho import api_files as q_api
-        except ImportError:  # pragma: no cover
-            q_api = None
-        if q_api and sr.championships:
-            out.update(q_api(sr))
+        out.update(season_api_files(sr))
+    return out
+
+
+def season_api_files(sr: SeasonResult) -> dict[str, str]:
+    """One season's JSON and CSV files (a rebuild regenerates only the seasons whose files changed)."""
+    out: dict[str, str] = {}
+    base = f"api/{sr.season.year}/truco"
+    rk = ranking_json(sr)
+    out[f"{base}/ranking.json"] = dumps(rk)
+    out[f"{base}/ranking-clubes.csv"] = to_csv(rk["clubs"])
+    out[f"{base}/ranking-duplas.csv"] = to_csv(rk["pairs"])
+    for res in sr.stages:
+        sj = stage_json(res)
+        out[f"{base}/{res.stage.id}.json"] = dumps(sj)
+        out[f"{base}/{res.stage.id}-classificacao.csv"] = to_csv(sj["classification"])
+        out[f"{base}/{res.stage.id}-duplas.csv"] = to_csv(sj["pairs"])
+        out[f"{base}/{res.stage.id}-grupos.csv"] = to_csv(
+            [{"group": g["name"], **r} for g in sj["groups"] for r in g["standings"]])
+    try:
+        from league.quatrilho import api_files as q_api
+    except ImportError:  # pragma: no cover
+        q_api = None
+    if q_api and sr.championships:
+        out.update(q_api(sr))
     return out

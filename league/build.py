@@ -1,6 +1,7 @@
 """The one orchestrator: load → validate → compute → render → write. Nothing is written unless all succeeds."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ class BuildReport:
     written: int = 0
     unchanged: int = 0
     seconds: float = 0.0
+    rendered: int = 0      # pages rendered (a rebuild keeps the pages whose inputs did not change)
 
 
 def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
@@ -42,6 +44,7 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
 
 
 def render_files(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
+    """The whole site in memory, {path: text or bytes} (tests, `league diff`); `build` streams instead."""
     files: dict[str, str | bytes] = {}
     files.update(api_files(results))
     from league.i18n import using
@@ -54,60 +57,56 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
 SEARCH_DIGEST = ".pagefind-digest"
 
 
-def _searchable_digest(site: Path) -> str:
-    """Hash of everything pagefind indexes: the text of every data-pagefind-body element and every
-    data-pagefind-meta, page by page (names, dates, places — not scores)."""
-    import hashlib
-    import os
-    import re
-    body = re.compile(r"<(\w+)[^>]*\sdata-pagefind-body[^>]*>(.*?)</\1>", re.S)
-    meta = re.compile(r'data-pagefind-meta="([^"]*)"')
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(site):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if not name.endswith(".html"):
-                continue
-            path = os.path.join(dirpath, name)
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-            if "data-pagefind-body" not in text:
-                continue
-            h.update(os.path.relpath(path, site).encode() + b"\0")
-            for _, inner in body.findall(text):
-                h.update(inner.encode() + b"\0")
-            for m in meta.findall(text):
-                h.update(m.encode() + b"\0")
-    return h.hexdigest()
+def _search_index(writer, stubs: dict, search: bool):
+    """Start the search index of the new site (pagefind over the pages' searchable text, in the
+    background); None when it can be reused as it is: the indexed text of every page (names, dates,
+    places — not scores) is the same as in the previous site. Returns a handle whose wait() finishes it."""
+    from league import search as S
+    if not search or not S.available():
+        return None
+    digest = S.stubs_digest(stubs)
+    prev = writer.previous
+    old_digest = None
+    if prev is not None:
+        try:
+            old_digest = (prev / SEARCH_DIGEST).read_text(encoding="utf-8")
+        except OSError:
+            old_digest = None
+    if old_digest == digest and (prev / "pagefind").is_dir():
+        import os
+        kept = []
+        for dirpath, _dirs, names in os.walk(prev / "pagefind"):
+            rel_dir = os.path.relpath(dirpath, prev).replace(os.sep, "/")
+            kept += [f"{rel_dir}/{n}" for n in names]
+        writer.keep(sorted(kept))
+        writer.put(SEARCH_DIGEST, digest)
+        return None
+    handle = S.start_index_stubs(stubs, writer.staging)
+    return handle, digest
 
 
-def _search_index(new: Path, previous: Path | None, stats) -> None:
-    """The pagefind index of the new site: reused (hard links) when the indexed text of every page is the
-    same as in the previous site (a changed score does not change it), else rebuilt."""
-    import os
-    import shutil
-    from league.search import run_pagefind
-    digest = _searchable_digest(new)
-    old_index = previous / "pagefind" if previous is not None else None
-    try:
-        old_digest = (previous / SEARCH_DIGEST).read_text(encoding="utf-8") if previous is not None else None
-    except OSError:
-        old_digest = None
-    if old_digest == digest and old_index is not None and old_index.is_dir():
-        shutil.copytree(old_index, new / "pagefind", copy_function=os.link)
-    elif not run_pagefind(new):
+def _finish_search_index(writer, started) -> None:
+    if started is None:
         return
-    (new / SEARCH_DIGEST).write_text(digest, encoding="utf-8")
+    import os
+    handle, digest = started
+    if not handle.wait():
+        return
+    for dirpath, _dirs, names in os.walk(writer.staging / "pagefind"):
+        rel_dir = os.path.relpath(dirpath, writer.staging).replace(os.sep, "/")
+        for n in sorted(names):
+            writer.stats.paths.append(f"{rel_dir}/{n}")
+            writer.stats.written += 1
+    writer.put(SEARCH_DIGEST, digest)
 
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
           draft: bool = False, cache_dir: Path | None | bool = None, search: bool = True,
           progress=None, skip_unchanged: bool = False) -> BuildReport:
-    """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
-    (banner, noindex, robots Disallow) for pull-request deploy previews. `progress(phase, done, total)`
-    is told how far the build got (the CLI draws a bar on a terminal)."""
-    """Check, render in memory, then write beside out/ and swap. `draft` marks every page as a preview
-    (banner, noindex, robots Disallow) for pull-request deploy previews."""
+    """Check, then render and write: pages are rendered by forked workers that write their own share
+    into a staging folder beside out/, which replaces out/ only when complete (league/writer.py). `draft`
+    marks every page as a preview (banner, noindex, robots Disallow) for pull-request deploy previews.
+    `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a terminal)."""
     import time
     started = time.perf_counter()
     if skip_unchanged and cache_dir is not False:
@@ -116,19 +115,91 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             noop.seconds = time.perf_counter() - started
             return noop
     report = check(content, strict, cache_dir)
-    if progress:
-        progress("gerando páginas", 0, 0)
-    files = render_files(report.results, templates, draft=draft)
-    from league.writer import write_site
-    if progress:
-        progress("escrevendo", 0, len(files))
-    stats = write_site(files, out, finish=_search_index if search else None,
-                       progress=(lambda i: progress("escrevendo", i, len(files))) if progress else None)
+    results = report.results
+    flags = (strict, draft, search)
+    from league.api import season_api_files
+    from league.i18n import using
+    from league.render import plan_site, run_plan, workers_for
+    from league.writer import SiteWriter
+    incremental = cache_dir is not False
+    with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
+        plan = plan_site(results, templates, draft=draft, keys_for=(content, flags) if incremental else None)
+        writer = SiteWriter(out)
+        try:
+            previous = _previous_record(content, out, cache_dir, writer) if incremental else None
+            record: dict = {"pages": {}, "api": {}}
+            kept_meta = _keep_unchanged(plan, previous, writer, record)
+            total = report.rendered = len(plan.jobs)
+            n = workers_for(total)
+            done = [0]
+
+            def emit(path, html):
+                writer.put(path, html)
+                done[0] += 1
+                if progress and done[0] % 100 == 0:
+                    progress("gerando páginas", min(done[0] * n, total), total)
+            if progress:
+                progress("gerando páginas", 0, total)
+            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats)
+            for st in worker_stats:
+                writer.stats.merge(st)
+            plan.jobs.clear()
+            meta.update(kept_meta)
+            record["pages"] = meta
+            stubs = {path: m[2] for path, m in meta.items() if m[2] is not None}
+            index = _search_index(writer, stubs, search)   # pagefind runs while the rest is written
+            if progress:
+                progress("escrevendo", 0, 0)
+            for rel, data in sorted(chart_files.items()):
+                writer.put(rel, data)
+            for rel, data in sorted(plan.files.items()):
+                writer.put(rel, data)
+            for sr in results.seasons:
+                year = sr.season.year
+                key = plan.keys.season(sr) if plan.keys else None
+                old = (previous or {}).get("api", {}).get(year)
+                if key and old and old[0] == key and all(os.path.isfile(os.path.join(out, f)) for f in old[1]):
+                    writer.keep(old[1])
+                    record["api"][year] = old
+                    continue
+                files = season_api_files(sr)
+                for rel in sorted(files):
+                    writer.put(rel, files[rel])
+                record["api"][year] = (key, tuple(sorted(files)))
+            _finish_search_index(writer, index)
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+    stats = writer.stats
     report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
     report.seconds = time.perf_counter() - started
     if cache_dir is not False:
-        _record_build(content, out, templates, cache_dir, (strict, draft, search), report)
+        _record_build(content, out, templates, cache_dir, flags, report, record)
     return report
+
+
+def _keep_unchanged(plan, previous, writer, record) -> dict:
+    """Drop from the plan every page whose key is the one the previous build recorded for the file still
+    in out/ (with the chart files it showed): the writer keeps them as they are. Their recorded
+    (key, charts, stub) is returned."""
+    kept: dict = {}
+    if not previous or plan.keys is None:
+        return kept
+    old_pages = previous.get("pages", {})
+    out = str(writer.out)
+    todo = []
+    for job in plan.jobs:
+        path, key = job[0], job[4]
+        old = old_pages.get(path)
+        if key is not None and old is not None and old[0] == key and \
+                all(os.path.isfile(os.path.join(out, f)) for f in (path, *old[1])):
+            kept[path] = old
+            writer.keep((path, *old[1]))
+        else:
+            todo.append(job)
+    plan.jobs[:] = todo
+    return kept
 
 
 # ---------------------------------------------------------------- no-op detection
@@ -162,6 +233,23 @@ def _record_key(out: Path) -> str:
     return digest("last-build", str(Path(out).resolve()))
 
 
+def _previous_record(content, out, cache_dir, writer) -> dict | None:
+    """What the previous build into this same out/ folder recorded (page keys, API files), or None."""
+    from league.cache import Cache, default_dir
+    if writer.previous is None:
+        return None
+    rec = Cache(cache_dir or default_dir(content)).get(_record_key(out))
+    if not rec or "pages" not in rec:
+        return None
+    try:
+        st = Path(out).resolve().stat()
+    except OSError:
+        return None
+    if (st.st_ino, st.st_dev) != rec["folder"]:
+        return None
+    return rec
+
+
 def _unchanged_build(content, out, templates, cache_dir, flags) -> BuildReport | None:
     """The previous report when nothing the build reads has changed and out/ is the folder it wrote."""
     from league.cache import Cache, default_dir
@@ -179,9 +267,9 @@ def _unchanged_build(content, out, templates, cache_dir, flags) -> BuildReport |
                        unchanged=rec["files"])
 
 
-def _record_build(content, out, templates, cache_dir, flags, report: BuildReport) -> None:
+def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None) -> None:
     from league.cache import Cache, default_dir
     cache = Cache(cache_dir or default_dir(content))
     st = Path(out).resolve().stat()
     cache.put(_record_key(out), {"stamp": _stamp(content, templates, flags), "folder": (st.st_ino, st.st_dev),
-                                 "diagnostics": report.diagnostics, "files": report.files})
+                                 "diagnostics": report.diagnostics, "files": report.files, **(record or {})})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -247,7 +248,36 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
             "clubs": clubs, "pairs": pairs}
 
 
+@dataclass
+class SitePlan:
+    """Everything a build renders: the Jinja environment, the context every page shares, the pages as
+    (path, template, make) jobs whose context `make()` builds only when the page is rendered (in the
+    worker that renders it), and the small files (styles, sitemap, feeds, 404) already made."""
+    env: jinja2.Environment
+    common: dict
+    jobs: list
+    files: dict
+    charts: Any
+    updated: Any
+    dates: dict
+    touched: list
+    keys: Any = None
+
+
 def render_site(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
+    """The whole site in memory, {path: text or bytes} (small sites and tests; builds stream, see run_plan)."""
+    plan = plan_site(results, templates, draft)
+    files = dict(plan.files)
+    pages, chart_files, _stubs = render_all(plan)
+    files.update(pages)
+    files.update(chart_files)
+    return files
+
+
+def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
+              keys_for: tuple | None = None) -> SitePlan:
+    """The pages to render. `keys_for=(content, flags)` also gives each page its key (league/incremental.py),
+    with which a rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
     env = _env(templates)
     site = Site(results)
@@ -267,9 +297,6 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     content_dates += [c.date for sr in seasons for c in sr.season.championships if c.status != "scheduled"]
     updated = max(dates.values(), default=None) or max(content_dates, default=None)
 
-    def updated_for(path: str, fallback):
-        """The page's own source file's newest commit, else its content date (stage or championship)."""
-        return dates.get(path) or fallback
     nav = [{"title": _("Início"), "url": site.url()}]
     for sr in reversed(seasons[-3:]):
         nav.append({"title": _("Temporada %(year)s") % {"year": sr.season.year},
@@ -280,141 +307,94 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     nav.append({"title": _("Busca"), "url": site.url("busca")})
     common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
               "explain": explain, "draft": draft, "js": site.root + js_name}
-    from league.charts import Charts; common["charts"] = Charts(results, site)  # noqa: E702
+    from league.charts import Charts
+    charts = common["charts"] = Charts(results, site)
+    touched: list = []   # the chart files the page being rendered asked for (kept with it on a rebuild)
+    keep_chart = charts._keep
+
+    def _keep(path, *args, **kw):
+        touched.append(path)
+        return keep_chart(path, *args, **kw)
+    charts._keep = _keep
     urls: list[str] = []
+    keys = None
+    if keys_for is not None:
+        from league.incremental import PageKeys
+        keys = PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates)
 
-    jobs: list = []  # (path, template, context): rendered together at the end, in workers when many
+    jobs: list = []  # (path, template, make, updated, key): make() builds the context where the page is rendered
 
-    def page(path: str, template: str, **ctx):
-        upd = ctx.pop("page_updated", None)
-        ch = ctx.get("ch")
-        if upd is None and getattr(ch, "path", None):
-            upd = updated_for(ch.path, ch.date)
-        jobs.append((path, template, {**common, "updated": upd or updated, **ctx, "page_path": path,
-                                      "search_kind": SEARCH_KINDS.get(template)}))
+    def page(path: str, template: str, make, page_updated=None, key=None):
+        jobs.append((path, template, make, page_updated, key))
         if path.endswith("index.html"):
             urls.append(path[: -len("index.html")])
 
     # home
-    latest = [r for sr in seasons for r in sr.stages if r.stage.status != "scheduled"]
-    latest.sort(key=lambda r: (r.stage.date, r.stage.id), reverse=True)
-    upcoming = [r.stage for sr in seasons for r in sr.stages if r.stage.status == "scheduled"]
-    champs = [c for sr in seasons for c in sr.championships if c.championship.status != "scheduled"]
-    champs.sort(key=lambda c: (c.championship.date, c.championship.id), reverse=True)
-    latest_champs = [{"url": site.url(c.championship.season, "quatrilho", c.championship.id),
-                      "name": c.championship.name, "date": c.championship.date,
-                      "status": STATUS_M.get(c.championship.status, c.championship.status),
-                      "state": c.championship.status,
-                      "top": [(ln.position, site.player_name(ln.player)) for ln in c.lines[:3]]}
-                     for c in champs[:3]]
-    page("index.html", "index.html", current=season_view(site, current) if current else None,
-         championships=latest_champs,
-         latest=[{"stage": r.stage, "top": [(p, r.stage.teams[p.key].name) for p in r.classification[:3]],
-                  "status": STATUS[r.stage.status]} for r in latest[:3]],
-         upcoming=upcoming, news=league.news[:5], title=league.name)
+    def home():
+        latest = [r for sr in seasons for r in sr.stages if r.stage.status != "scheduled"]
+        latest.sort(key=lambda r: (r.stage.date, r.stage.id), reverse=True)
+        upcoming = [r.stage for sr in seasons for r in sr.stages if r.stage.status == "scheduled"]
+        champs = [c for sr in seasons for c in sr.championships if c.championship.status != "scheduled"]
+        champs.sort(key=lambda c: (c.championship.date, c.championship.id), reverse=True)
+        latest_champs = [{"url": site.url(c.championship.season, "quatrilho", c.championship.id),
+                          "name": c.championship.name, "date": c.championship.date,
+                          "status": STATUS_M.get(c.championship.status, c.championship.status),
+                          "state": c.championship.status,
+                          "top": [(ln.position, site.player_name(ln.player)) for ln in c.lines[:3]]}
+                         for c in champs[:3]]
+        return dict(current=season_view(site, current) if current else None, championships=latest_champs,
+                    latest=[{"stage": r.stage, "top": [(p, r.stage.teams[p.key].name) for p in r.classification[:3]],
+                             "status": STATUS[r.stage.status]} for r in latest[:3]],
+                    upcoming=upcoming, news=league.news[:5], title=league.name)
+    page("index.html", "index.html", home)
+    from league.quatrilho_pages import championship_view, season_overview
     for sr in seasons:
-        sv = season_view(site, sr)
-        page(f"{sr.season.year}/index.html", "season.html", **sv, title=sr.season.title)
+        page(f"{sr.season.year}/index.html", "season.html",
+             lambda sr=sr: {**season_view(site, sr), "title": sr.season.title}, key=keys and keys.season(sr))
         for res in sr.stages:
-            page(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html", **stage_view(site, sr, res),
-                 title=f"{res.stage.name} — {sr.season.title}", page_updated=updated_for(res.stage.path, res.stage.date))
-        try:
-            from league.quatrilho import render_pages as q_pages
-        except ImportError:  # pragma: no cover
-            q_pages = None
-        if q_pages and sr.championships:
-            for path, template, ctx in q_pages(site, sr):
-                page(path, template, **ctx)
+            page(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html",
+                 lambda sr=sr, res=res: {**stage_view(site, sr, res), "title": f"{res.stage.name} — {sr.season.title}"},
+                 page_updated=dates.get(res.stage.path) or res.stage.date,
+                 key=keys and keys.stage(sr, res, [n for n in league.news if n.stage == res.stage.id and
+                                                   n.season in (None, res.stage.season)]))
+        if sr.championships:
+            year = sr.season.year
+            for cres in sr.championships:
+                ch = cres.championship
+                page(f"{year}/quatrilho/{ch.id}/index.html", "championship.html",
+                     lambda sr=sr, cres=cres: championship_view(site, sr, cres), key=keys and keys.championship(sr, ch))
+            page(f"{year}/quatrilho/index.html", "quatrilho_season.html", lambda sr=sr: season_overview(site, sr),
+                 key=keys and keys.quatrilho_season(sr))
     # clubs
     clubs = sorted(league.clubs.values(), key=lambda c: c.name.lower())
-    page("clubes/index.html", "clubs.html", clubs=clubs, title=_("Clubes"))
+    page("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")))
     for c in clubs:
-        history = []
-        for sr in seasons:
-            entry = next((e for e in sr.clubs if e.key == c.id), None)
-            stages = []
-            for res in sr.stages:
-                for p in res.classification:
-                    if res.stage.teams[p.key].club == c.id:
-                        stages.append({"stage": res.stage, "team": res.stage.teams[p.key].name,
-                                       "team_url": site.team_url(p.key), "pos": pos_text(p.position, p.tied),
-                                       "points": p.points, "how": place_how(res, p)})
-            if entry or stages:
-                history.append({"season": sr.season, "entry": entry, "stages": stages,
-                                "pos": pos_text(entry.position, entry.tied) if entry else None})
-        players = sorted((p for p in league.players.values() if p.club == c.id), key=lambda p: p.name)
-        page(f"clubes/{c.id}/index.html", "club.html", club=c, history=history, players=players,
-             teams=sorted(site.club_teams.get(c.id, ())), title=c.name)
+        page(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=keys and keys.club(c.id))
     # teams
-    for tid, hist in sorted(site.team_hist.items()):
-        rows = []
-        for sr, res, p in hist:
-            allm = [m for m in res.stage.matches if tid in (m.home, m.away)]
-            rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
-                         "points": p.points, "how": place_how(res, p),
-                         "record": _("%(wins)sV %(losses)sD") % {"wins": sum(1 for m in allm if m.winner == tid),
-                                                                 "losses": sum(1 for m in allm if m.winner != tid)},
-                         "squad": [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None)
-                                   for x in res.stage.teams[tid].pairs if x]})
-        team = hist[-1][1].stage.teams[tid]
-        page(f"equipes/{tid}/index.html", "team.html", team=team, club_name=site.club_name(team.club),
-             club_url=site.club_url(team.club), rows=rows, title=team.name)
+    for tid in sorted(site.team_hist):
+        page(f"equipes/{tid}/index.html", "team.html", lambda tid=tid: team_view(site, tid), key=keys and keys.team(tid))
     # pairs
     annual_by_pair: dict = defaultdict(list)
     for sr in seasons:
         for e in sr.pairs:
             annual_by_pair[e.key].append((sr, e))
-    for pair, hist in sorted(site.pair_hist.items()):
-        rows = []
-        for sr, res, p in hist:
-            team = res.pair_team.get(pair)
-            rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
-                         "team": res.stage.teams[team].name if team else "",
-                         "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
-        annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
-                  for sr, e in annual_by_pair.get(pair, ())]
-        page(f"duplas/{pair_slug(pair)}/index.html", "pair.html", pair=pair, name=site.pair_name(pair),
-             players=[(site.player_name(x), site.player_url(x)) for x in pair], rows=rows, annual=annual,
-             title=site.pair_name(pair))
+    for pair in sorted(site.pair_hist):
+        page(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
+             lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=keys and keys.pair(pair))
     # players
     players = sorted(league.players.values(), key=lambda p: p.name.lower())
-    page("jogadores/index.html", "players.html", players=players, title=_("Jogadores"))
+    page("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")))
     for pl in players:
-        pairs = []
-        for pair in sorted(site.player_pairs.get(pl.id, ()), key=lambda p: (site.pair_name(p), p)):
-            partner = pair[0] if pair[1] == pl.id else pair[1]
-            hist = site.pair_hist[pair]
-            pairs.append({"url": site.pair_url(pair), "partner": site.player_name(partner),
-                          "partner_url": site.player_url(partner), "stages": len(hist),
-                          "points": sum((p.points for _, _, p in hist), Decimal(0))})
-        stages = []
-        for pair in site.player_pairs.get(pl.id, ()):
-            for sr, res, p in site.pair_hist[pair]:
-                team = res.pair_team.get(pair)
-                stages.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
-                               "points": p.points, "pair_url": site.pair_url(pair),
-                               "partner": site.player_name(pair[0] if pair[1] == pl.id else pair[1]),
-                               "team": res.stage.teams[team].name if team else ""})
-        stages.sort(key=lambda s: (s["stage"].date, s["stage"].id))
-        extra = {}
-        try:
-            from league.quatrilho import player_history
-            extra["quatrilho"] = player_history(site, pl.id)
-        except ImportError:  # pragma: no cover
-            extra["quatrilho"] = []
-        page(f"jogadores/{pl.id}/index.html", "player.html", player=pl,
-             club_name=site.club_name(pl.club) if pl.club else None,
-             club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,
-             title=pl.name, **extra)
+        page(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl), key=keys and keys.player(pl.id))
     # pages and news
     for p in league.pages:
         if p.slug in RESERVED or p.slug.isdigit():
             continue  # reported by the loader
-        page(f"{p.slug}/index.html", "page.html", doc=p, title=p.title)
-    page("noticias/index.html", "news_list.html", news=league.news, title=_("Notícias"))
+        page(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title))
+    page("noticias/index.html", "news_list.html", lambda: dict(news=league.news, title=_("Notícias")))
     for n in league.news:
-        page(f"noticias/{n.slug}/index.html", "page.html", doc=n, title=n.title)
-    page("busca/index.html", "search.html", results_seasons=seasons, title=_("Busca"))
+        page(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title))
+    page("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")))
     files["404.html"] = env.get_template("404.html").render(**common, title=_("Página não encontrada"),
                                                             page_path="404.html")
     base = league.base_url.rstrip("/")
@@ -425,53 +405,202 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
     files["robots.txt"] = ("User-agent: *\nDisallow: /\n" if draft else
                            f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n")
     from league.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
-    pages, chart_files = render_jobs(env, jobs, common["charts"])
-    files.update(pages)
-    files.update(chart_files)
-    return files
+    return SitePlan(env=env, common=common, jobs=jobs, files=files, charts=charts, updated=updated,
+                    dates=dates, touched=touched, keys=keys)
+
+
+def club_view(site: Site, c) -> dict:
+    history = []
+    for sr in site.r.seasons:
+        entry = next((e for e in sr.clubs if e.key == c.id), None)
+        stages = []
+        for res in sr.stages:
+            for p in res.classification:
+                if res.stage.teams[p.key].club == c.id:
+                    stages.append({"stage": res.stage, "team": res.stage.teams[p.key].name,
+                                   "team_url": site.team_url(p.key), "pos": pos_text(p.position, p.tied),
+                                   "points": p.points, "how": place_how(res, p)})
+        if entry or stages:
+            history.append({"season": sr.season, "entry": entry, "stages": stages,
+                            "pos": pos_text(entry.position, entry.tied) if entry else None})
+    players = sorted((p for p in site.league.players.values() if p.club == c.id), key=lambda p: p.name)
+    return dict(club=c, history=history, players=players, teams=sorted(site.club_teams.get(c.id, ())), title=c.name)
+
+
+def team_view(site: Site, tid: str) -> dict:
+    hist = site.team_hist[tid]
+    rows = []
+    for sr, res, p in hist:
+        allm = [m for m in res.stage.matches if tid in (m.home, m.away)]
+        rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                     "points": p.points, "how": place_how(res, p),
+                     "record": _("%(wins)sV %(losses)sD") % {"wins": sum(1 for m in allm if m.winner == tid),
+                                                             "losses": sum(1 for m in allm if m.winner != tid)},
+                     "squad": [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None)
+                               for x in res.stage.teams[tid].pairs if x]})
+    team = hist[-1][1].stage.teams[tid]
+    return dict(team=team, club_name=site.club_name(team.club), club_url=site.club_url(team.club), rows=rows,
+                title=team.name)
+
+
+def pair_view(site: Site, pair, annual_hist) -> dict:
+    rows = []
+    for sr, res, p in site.pair_hist[pair]:
+        team = res.pair_team.get(pair)
+        rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                     "team": res.stage.teams[team].name if team else "",
+                     "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
+    annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
+              for sr, e in annual_hist]
+    return dict(pair=pair, name=site.pair_name(pair), players=[(site.player_name(x), site.player_url(x)) for x in pair],
+                rows=rows, annual=annual, title=site.pair_name(pair))
+
+
+def player_view(site: Site, pl) -> dict:
+    pairs = []
+    for pair in sorted(site.player_pairs.get(pl.id, ()), key=lambda p: (site.pair_name(p), p)):
+        partner = pair[0] if pair[1] == pl.id else pair[1]
+        hist = site.pair_hist[pair]
+        pairs.append({"url": site.pair_url(pair), "partner": site.player_name(partner),
+                      "partner_url": site.player_url(partner), "stages": len(hist),
+                      "points": sum((p.points for _, _, p in hist), Decimal(0))})
+    stages = []
+    for pair in site.player_pairs.get(pl.id, ()):
+        for sr, res, p in site.pair_hist[pair]:
+            team = res.pair_team.get(pair)
+            stages.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                           "points": p.points, "pair_url": site.pair_url(pair),
+                           "partner": site.player_name(pair[0] if pair[1] == pl.id else pair[1]),
+                           "team": res.stage.teams[team].name if team else ""})
+    stages.sort(key=lambda s: (s["stage"].date, s["stage"].id))
+    from league.quatrilho_pages import history
+    return dict(player=pl, club_name=site.club_name(pl.club) if pl.club else None,
+                club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,
+                title=pl.name, quatrilho=history(site, pl.id))
 
 
 PARALLEL_MIN = 1500   # below this many pages, forking costs more than it saves
-_JOBS: list = []
 
 
-def _render_share(args) -> tuple[dict, dict]:
-    """Worker: render every n-th page (forked, so the jobs and the environment are inherited)."""
-    index, n = args
-    env, jobs, charts = _JOBS
-    out = {}
+def render_page(plan: SitePlan, job) -> str:
+    """One page's HTML: its context is built here (in the worker rendering it)."""
+    path, template, make, upd, _key = job
+    ctx = make()
+    ch = ctx.get("ch")
+    if upd is None and getattr(ch, "path", None):
+        upd = plan.dates.get(ch.path) or ch.date
+    ctx = {**plan.common, "updated": upd or plan.updated, **ctx, "page_path": path,
+           "search_kind": SEARCH_KINDS.get(template)}
+    return plan.env.get_template(template).render(ctx)
+
+
+def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
+    """Render every n-th page starting at `index`, handing each (path, html) to `emit`; returns, per page,
+    (key, the chart files it asked for, its search stub)."""
+    try:
+        from league.search import stub
+    except ImportError:  # pragma: no cover - until the stub extractor lands
+        def stub(html):
+            return None
+    meta = {}
+    jobs = plan.jobs
+    touched = plan.touched
     for i in range(index, len(jobs), n):
-        path, template, ctx = jobs[i]
-        out[path] = env.get_template(template).render(ctx)
-    return out, dict(charts.files)
+        job = jobs[i]
+        del touched[:]
+        html = render_page(plan, job)
+        emit(job[0], html)
+        meta[job[0]] = (job[4], tuple(touched), stub(html))
+    return meta
 
 
-def render_jobs(env, jobs: list, charts) -> tuple[dict, dict]:
-    """Render all pages: in as many forked workers as there are cores when the site is large (Jinja2
-    scales ~2× on two processes), else here. Output does not depend on the split."""
+def workers_for(n_jobs: int) -> int:
     import multiprocessing
     import os
     workers = min(os.cpu_count() or 1, 4)
-    if len(jobs) < PARALLEL_MIN or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        _JOBS[:] = [env, jobs, charts]
-        try:
-            return _render_share((0, 1))
-        finally:
-            _JOBS.clear()
-    _JOBS[:] = [env, jobs, charts]
+    if n_jobs < PARALLEL_MIN or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return workers
+
+
+def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[dict, dict, list]:
+    """Render every page of `plan`: in this process, or split across forked workers (each renders and
+    emits its own share, so no process ever holds the whole site's HTML) when the site is large. `emit`
+    runs in this process; `worker_emit` in a worker (default: emit); `worker_done()` returns, from a worker,
+    what it must send back. Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
+    n = workers_for(len(plan.jobs))
+    if n == 1:
+        meta = _share(plan, 0, 1, emit)
+        return meta, dict(plan.charts.files), []
     import gc
+    import os
+    import pickle
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
+    children = []
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_render_share, [(i, workers) for i in range(workers)])
+        for k in range(1, n):
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:   # worker
+                code = 0
+                try:
+                    os.close(r)
+                    stubs = _share(plan, k, n, worker_emit or emit)
+                    out = pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
+                                       protocol=pickle.HIGHEST_PROTOCOL)
+                except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+                    import traceback
+                    out = pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
+                    code = 1
+                try:
+                    with os.fdopen(w, "wb") as fh:
+                        fh.write(out)
+                finally:
+                    os._exit(code)
+            os.close(w)
+            children.append((pid, r))
+        stubs = _share(plan, 0, n, emit)
+        chart_files = dict(plan.charts.files)
+        extra = []
+        for pid, r in children:
+            with os.fdopen(r, "rb") as fh:
+                data = fh.read()
+            os.waitpid(pid, 0)
+            got = pickle.loads(data) if data else RuntimeError("worker died")
+            if isinstance(got, BaseException):
+                raise got
+            s, cf, done = got
+            stubs.update(s)
+            chart_files.update(cf)
+            extra.append(done)
+        children = []
     finally:
-        _JOBS.clear()
         gc.unfreeze()
-    jobs.clear()  # the pages' contexts are no longer needed: free them before the HTML is gathered
+        for pid, r in children:   # an error in this process: do not leave workers behind
+            try:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+    return stubs, chart_files, extra
+
+
+def render_all(plan: SitePlan) -> tuple[dict, dict, dict]:
+    """Every page's HTML in memory (tests and small sites)."""
     pages: dict = {}
-    chart_files: dict = dict(charts.files)
-    for out, cf in parts:
-        pages.update(out)
-        chart_files.update(cf)
-    return pages, chart_files
+
+    def emit(path, html):
+        pages[path] = html
+    if workers_for(len(plan.jobs)) > 1:
+        # workers send their pages back
+        mine: dict = {}
+
+        def worker_emit(path, html):
+            mine[path] = html
+        stubs, charts, extra = run_plan(plan, emit, worker_emit, lambda: mine)
+        for part in extra:
+            pages.update(part)
+    else:
+        stubs, charts, _extra = run_plan(plan, emit)
+    return dict(sorted(pages.items())), charts, stubs

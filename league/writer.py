@@ -1,14 +1,27 @@
-"""Writes the finished site beside the old one and swaps it in only when complete, so a failed or
-interrupted build leaves the previous site/ exactly as it was. Files whose bytes did not change are
-hard-linked from the previous site instead of written again."""
+"""Writes a build's files so that a failed or interrupted build leaves the previous site/ exactly as it was.
+
+Every file whose bytes changed (or that is new) is first written into a staging folder beside out/
+(`.site.new-<pid>`); files with the same bytes as in the previous site are not written at all. Only when
+the whole site is staged does the writer mark the staging folder committed (a `.commit` file listing the
+files to delete) and then move the staged files into out/ one by one and delete the files the new site
+no longer has. A build killed while staging leaves out/ untouched (the next build deletes the staging
+folder); a build killed while applying leaves a committed staging folder that the next build (`recover`)
+finishes applying first. A first build (no previous site) simply renames the staging folder to out/.
+
+So a rebuild after a one-score change writes a handful of files instead of copying or linking the ten
+thousand pages of an archive. Worker processes that render pages put their own files (`SiteWriter.put`
+is safe to call from forked workers: each file has one writer) and send back what they did.
+"""
 from __future__ import annotations
 
 import os
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
+
+COMMIT = ".commit"
 
 
 @dataclass
@@ -16,13 +29,20 @@ class WriteStats:
     written: int = 0
     unchanged: int = 0
     pages_written: int = 0
+    paths: list = field(default_factory=list)     # every file of the new site (relative, "/"-separated)
 
     @property
     def total(self) -> int:
         return self.written + self.unchanged
 
+    def merge(self, other: "WriteStats") -> None:
+        self.written += other.written
+        self.unchanged += other.unchanged
+        self.pages_written += other.pages_written
+        self.paths.extend(other.paths)
 
-def _same(path: Path, data: bytes) -> bool:
+
+def _same(path: str, data: bytes) -> bool:
     try:
         if os.stat(path).st_size != len(data):
             return False
@@ -32,65 +52,158 @@ def _same(path: Path, data: bytes) -> bool:
         return False
 
 
+def _apply(staging: Path, out: Path) -> None:
+    """Move every staged file into out/, delete the files listed in the commit record, drop staging."""
+    record = (staging / COMMIT).read_text(encoding="utf-8").split("\n")
+    made: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(staging):
+        dirnames.sort()
+        rel_dir = os.path.relpath(dirpath, staging)
+        for name in sorted(filenames):
+            if rel_dir == "." and name == COMMIT:
+                continue
+            rel = name if rel_dir == "." else os.path.join(rel_dir, name)
+            target = os.path.join(out, rel)
+            d = os.path.dirname(target)
+            if d not in made:
+                if os.path.isfile(d):
+                    os.unlink(d)
+                os.makedirs(d, exist_ok=True)
+                made.add(d)
+            if os.path.isdir(target):
+                shutil.rmtree(target)
+            os.replace(os.path.join(dirpath, name), target)
+    dirs: set[str] = set()
+    for rel in record:
+        if not rel:
+            continue
+        try:
+            os.unlink(os.path.join(out, rel))
+        except OSError:
+            pass
+        d = os.path.dirname(rel)
+        while d:
+            dirs.add(d)
+            d = os.path.dirname(d)
+    for d in sorted(dirs, key=lambda x: (-x.count("/"), x)):   # deepest first: drop folders left empty
+        try:
+            os.rmdir(os.path.join(out, d))
+        except OSError:
+            pass
+    shutil.rmtree(staging, ignore_errors=True)
+
+
 def recover(out: Path) -> None:
-    """A build killed between its two renames leaves out/ missing and the old site aside: put it back."""
+    """What an interrupted build left beside out/: a committed staging folder is applied (the build had
+    finished staging), an uncommitted one is deleted; an old-style `.site.old-*` folder is put back when
+    out/ is missing."""
     out = Path(out).resolve()
-    if out.exists():
+    parent = out.parent
+    if not parent.is_dir():
         return
-    olds = sorted(out.parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
-    if olds:
-        os.rename(olds[-1], out)
+    for staging in sorted(parent.glob(f".{out.name}.new-*")):
+        if (staging / COMMIT).is_file() and out.is_dir():
+            _apply(staging, out)
+        else:
+            shutil.rmtree(staging, ignore_errors=True)
+    if not out.exists():
+        olds = sorted(parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
+        if olds:
+            os.rename(olds[-1], out)
+    for stale in parent.glob(f".{out.name}.old-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+class SiteWriter:
+    """Stages the files of one build beside out/ and applies them (see the module docstring)."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out).resolve()
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        recover(self.out)
+        self.previous: Optional[Path] = self.out if self.out.is_dir() else None
+        self.staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
+        self.staging.mkdir()
+        self._prev = str(self.previous) if self.previous else None
+        self._stage = str(self.staging)
+        self.stats = WriteStats()
+        self._made: set[str] = set()
+        self.delay = float(os.environ.get("LEAGUE_WRITE_DELAY", "0") or 0)  # tests: a kill mid-write is reliable
+
+    def put(self, rel: str, data: str | bytes) -> bool:
+        """Stage one file unless the previous site has the same bytes; True when it was written."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self.stats.paths.append(rel)
+        if self._prev is not None and _same(os.path.join(self._prev, rel), data):
+            self.stats.unchanged += 1
+            return False
+        target = os.path.join(self._stage, rel)
+        d = os.path.dirname(target)
+        if d not in self._made:
+            os.makedirs(d, exist_ok=True)
+            self._made.add(d)
+        with open(target, "wb") as fh:
+            fh.write(data)
+        self.stats.written += 1
+        if rel.endswith(".html"):
+            self.stats.pages_written += 1
+        if self.delay:
+            time.sleep(self.delay)
+        return True
+
+    def keep(self, rels: Iterable[str]) -> None:
+        """Files of the previous site that the new site keeps as they are (not rendered again)."""
+        for rel in rels:
+            self.stats.paths.append(rel)
+            self.stats.unchanged += 1
+
+    def reset_stats(self) -> WriteStats:
+        """A worker's own tally (forked writers start from zero and send theirs back)."""
+        self.stats = WriteStats()
+        return self.stats
+
+    def commit(self) -> None:
+        """Make the staged site the site: rename (first build) or apply in place (rebuild)."""
+        if self.previous is None or not self.previous.is_dir():
+            if self.out.exists():   # pragma: no cover - out/ appeared meanwhile: replace it whole
+                shutil.rmtree(self.out)
+            os.rename(self.staging, self.out)
+            return
+        keep = set(self.stats.paths)
+        stale = []
+        prev = str(self.previous)
+        for dirpath, dirnames, filenames in os.walk(prev):
+            rel_dir = os.path.relpath(dirpath, prev)
+            for name in filenames:
+                rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+                if rel not in keep:
+                    stale.append(rel)
+        stale.sort()
+        tmp = self.staging / (COMMIT + ".tmp")
+        tmp.write_text("\n".join(stale), encoding="utf-8")
+        os.replace(tmp, self.staging / COMMIT)   # from here on, an interrupted build is finished by recover()
+        _apply(self.staging, self.out)
+
+    def abort(self) -> None:
+        shutil.rmtree(self.staging, ignore_errors=True)
 
 
 def write_site(files: dict[str, str | bytes], out: Path,
                progress: Optional[Callable[[int], None]] = None,
                finish: Optional[Callable[[Path, Optional[Path], "WriteStats"], None]] = None) -> WriteStats:
-    """Write `files` into a new folder beside `out`, hard-linking unchanged ones from the previous site;
-    `finish(new, previous, stats)` runs on the complete new folder (e.g. the search index) before the swap."""
-    out = Path(out).resolve()
-    parent = out.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    recover(out)
-    tmp = parent / f".{out.name}.new-{os.getpid()}"
-    old = parent / f".{out.name}.old-{os.getpid()}"
-    for stale in list(parent.glob(f".{out.name}.new-*")) + list(parent.glob(f".{out.name}.old-*")):
-        shutil.rmtree(stale, ignore_errors=True)
-    tmp.mkdir()
-    delay = float(os.environ.get("LEAGUE_WRITE_DELAY", "0") or 0)  # tests: make a kill mid-write reliable
-    previous = out if out.is_dir() else None
-    stats = WriteStats()
-    made: set[str] = set()
-    for i, rel in enumerate(sorted(files)):
-        data = files[rel]
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        target = tmp / rel
-        d = os.path.dirname(target)
-        if d not in made:
-            os.makedirs(d, exist_ok=True)
-            made.add(d)
-        if previous is not None and _same(previous / rel, data):
-            try:
-                os.link(previous / rel, target)
-                stats.unchanged += 1
-                continue
-            except OSError:
-                pass
-        with open(target, "wb") as fh:
-            fh.write(data)
-        stats.written += 1
-        if rel.endswith(".html"):
-            stats.pages_written += 1
-        if delay:
-            time.sleep(delay)
-        if progress and i % 200 == 0:
-            progress(i)
-    if finish is not None:
-        finish(tmp, previous, stats)
-    if out.exists():
-        os.rename(out, old)
-        os.rename(tmp, out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.rename(tmp, out)
-    return stats
+    """Write `files` as the whole new site (see SiteWriter); `finish(writer)` runs after every file is
+    staged and before the site is applied (e.g. the search index)."""
+    w = SiteWriter(out)
+    try:
+        for i, rel in enumerate(sorted(files)):
+            w.put(rel, files[rel])
+            if progress and i % 200 == 0:
+                progress(i)
+        if finish is not None:
+            finish(w)
+        w.commit()
+    except BaseException:
+        w.abort()
+        raise
+    return w.stats
