@@ -123,10 +123,14 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     from league.writer import SiteWriter
     incremental = cache_dir is not False
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
-        plan = plan_site(results, templates, draft=draft, keys_for=(content, flags) if incremental else None)
         writer = SiteWriter(out)
         try:
             previous = _previous_record(content, out, cache_dir, writer) if incremental else None
+            # the stages' signatures are reused even when out/ is new (they depend on the content only)
+            signatures = _signatures(content, cache_dir) if incremental else None
+            plan = plan_site(results, templates, draft=draft,
+                             keys_for=(content, flags, signatures) if incremental else None,
+                             bytecode_dir=_cache_dir(content, cache_dir) if incremental else None)
             record: dict = {"pages": {}, "api": {}}
             kept_meta = _keep_unchanged(plan, previous, writer, record)
             total = report.rendered = len(plan.jobs)
@@ -146,6 +150,8 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             plan.jobs.clear()
             meta.update(kept_meta)
             record["pages"] = meta
+            if plan.keys is not None:
+                record["signatures"] = plan.keys.signatures
             stubs = {path: m[2] for path, m in meta.items() if m[2] is not None}
             index = _search_index(writer, stubs, search)   # pagefind runs while the rest is written
             if progress:
@@ -167,7 +173,8 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                     writer.put(rel, files[rel])
                 record["api"][year] = (key, tuple(sorted(files)))
             _finish_search_index(writer, index)
-            writer.commit()
+            writer.commit((previous or {}).get("paths"))
+            record["paths"] = sorted(set(writer.stats.paths))
         except BaseException:
             writer.abort()
             raise
@@ -192,8 +199,7 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
     for job in plan.jobs:
         path, key = job[0], job[4]
         old = old_pages.get(path)
-        if key is not None and old is not None and old[0] == key and \
-                all(os.path.isfile(os.path.join(out, f)) for f in (path, *old[1])):
+        if key is not None and old is not None and old[0] == key and os.path.isfile(os.path.join(out, path)):
             kept[path] = old
             writer.keep((path, *old[1]))
         else:
@@ -231,6 +237,21 @@ def _stamp(content: Path, templates: Path | None, flags) -> str:
 def _record_key(out: Path) -> str:
     from league.cache import digest
     return digest("last-build", str(Path(out).resolve()))
+
+
+def _cache_dir(content, cache_dir) -> Path:
+    from league.cache import default_dir
+    return Path(cache_dir) if cache_dir else default_dir(content)
+
+
+def _signatures_key(content) -> str:
+    from league.cache import digest
+    return digest("stage-signatures", str(Path(content).resolve()))
+
+
+def _signatures(content, cache_dir) -> dict | None:
+    from league.cache import Cache, default_dir
+    return Cache(cache_dir or default_dir(content)).get(_signatures_key(content))
 
 
 def _previous_record(content, out, cache_dir, writer) -> dict | None:
@@ -271,5 +292,9 @@ def _record_build(content, out, templates, cache_dir, flags, report: BuildReport
     from league.cache import Cache, default_dir
     cache = Cache(cache_dir or default_dir(content))
     st = Path(out).resolve().stat()
+    record = dict(record or {})
+    signatures = record.pop("signatures", None)
+    if signatures is not None:
+        cache.put(_signatures_key(content), signatures)
     cache.put(_record_key(out), {"stamp": _stamp(content, templates, flags), "folder": (st.st_ino, st.st_dev),
-                                 "diagnostics": report.diagnostics, "files": report.files, **(record or {})})
+                                 "diagnostics": report.diagnostics, "files": report.files, **record})

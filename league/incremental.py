@@ -7,8 +7,12 @@ thousand pages in a fraction of a second:
 - `base`: what every page shows or depends on — league's code, the templates, the build flags, the
   date in the footer, and every content file outside the season folders except news (league.yaml,
   clubs.yaml, players.yaml, pages/) plus every season.yaml (titles shown across the site);
-- a stage file's bytes stand for everything computed from it (its classification, pairs, matches):
-  the rest of what a stage depends on (players, clubs, settings) is already in `base`;
+- a stage file's bytes stand for everything computed from it on the stage page; the pages of its
+  teams, clubs, pairs and players use instead the stage's *signature* of each of them: the line the
+  page shows (position, tie, points, how, record, squad, pair statistics) with the stage's heading
+  (name, date, status, field size). A score that changes one pair's pontinhos without moving anybody
+  changes two pair pages and four player pages, not every page of the stage's 40 teams. Signatures are
+  kept in the build record per (base, stage file digest) and computed again only for changed stages;
 - a season's annual ranking lines (position, tie, points, stages, places) for the club and pair pages,
   which depend on the season's other stages too;
 - a season's Quatrilho files for the championship pages and the players' Quatrilho history.
@@ -45,17 +49,44 @@ def file_digests(root: Path, prefix: str) -> dict[str, str]:
 
 
 def _h(*parts) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p.encode("utf-8") if isinstance(p, str) else repr(p).encode("utf-8"))
-        h.update(b"\x00")
-    return h.hexdigest()
+    return hashlib.sha256("\x00".join([p if isinstance(p, str) else repr(p) for p in parts]).encode("utf-8")
+                          ).hexdigest()
+
+
+def _short(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def stage_signatures(res) -> tuple[dict, dict]:
+    """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it."""
+    from league.render import place_how
+    st = res.stage
+    head = (st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs))
+    teams = {}
+    for p in res.classification:
+        t = st.teams[p.key]
+        wins = losses = 0
+        for m in st.matches:
+            if p.key in (m.home, m.away):
+                if m.winner == p.key:
+                    wins += 1
+                else:
+                    losses += 1
+        teams[p.key] = _short(repr((head, p.position, p.tied, p.points, p.disqualified, place_how(res, p), t.name,
+                                    t.club, tuple(t.pairs), wins, losses)))
+    pairs = {}
+    for p in res.pairs:
+        team = res.pair_team.get(p.key)
+        pairs[p.key] = _short(repr((head, p.position, p.tied, p.points, p.disqualified,
+                                    sorted(p.row.values.items()), team, st.teams[team].name if team else "")))
+    return teams, pairs
 
 
 class PageKeys:
     """The key of each page kind (see the module docstring); built once per build from the results."""
 
-    def __init__(self, results, site, content: Path, templates: Path, flags, updated, dates: dict):
+    def __init__(self, results, site, content: Path, templates: Path, flags, updated, dates: dict,
+                 signatures: dict | None = None):
         from league.cache import code_version
         league = results.league
         content = Path(content)
@@ -64,7 +95,7 @@ class PageKeys:
         self.dates = dates
         seasons_dir = f"{prefix}/seasons/"
         news_dir = f"{prefix}/news/"
-        base = [code_version(), repr(flags), repr(updated)]
+        base = [code_version(), repr(flags), repr(updated), repr([sr.season.year for sr in results.seasons])]
         for rel, d in self.files.items():
             if rel.startswith(news_dir):
                 continue
@@ -87,20 +118,41 @@ class PageKeys:
             self.quatrilho[year] = _h(*[f"{k}:{v}" for k, v in self.files.items() if k.startswith(q)])
             self.season_files[year] = _h(*[f"{k}:{v}" for k, v in self.files.items() if k.startswith(s)])
         self._stage: dict = {}
+        self._rows: dict = {}
         # the annual ranking lines, by season and club / pair
-        self.club_annual: dict = {}
-        self.pair_annual: dict = {}
+        self.club_annual: dict = defaultdict(list)
+        self.pair_annual: dict = defaultdict(list)
         for sr in results.seasons:
+            y = sr.season.year
             for e in sr.clubs:
-                self.club_annual[(sr.season.year, e.key)] = repr((e.position, e.tied, e.points, e.stages, e.places))
+                self.club_annual[e.key].append(f"{y}:{e.position}:{e.tied}:{e.points}:{e.stages}:{e.places}")
             for e in sr.pairs:
-                self.pair_annual[(sr.season.year, e.key)] = repr((e.position, e.tied, e.points, e.stages, e.places))
+                self.pair_annual[e.key].append(f"{y}:{e.position}:{e.tied}:{e.points}:{e.stages}:{e.places}")
         self.q_players: dict[str, set] = defaultdict(set)
         for sr in results.seasons:
             for cres in sr.championships:
                 for pid in getattr(cres, "by_player", {}):
                     self.q_players[pid].add(sr.season.year)
         self.pair_set = _h(*sorted(repr(p) for p in site.pair_hist))
+        # per stage: (base, file digest) → signatures, reused from the previous build when unchanged
+        old = signatures or {}
+        self.signatures: dict = {}
+        self.team_sig: dict = {}
+        self.pair_sig: dict = {}
+        for sr in results.seasons:
+            for res in sr.stages:
+                path = res.stage.path
+                token = (self.base, self.stage_file(res.stage))
+                got = old.get(path)
+                if got is None or got[0] != token:
+                    got = (token, *stage_signatures(res))
+                self.signatures[path] = got
+                self.team_sig[path], self.pair_sig[path] = got[1], got[2]
+        self.club_rows: dict[str, list] = defaultdict(list)   # club → (stage path, team) in page order
+        for sr in results.seasons:
+            for res in sr.stages:
+                for p in res.classification:
+                    self.club_rows[res.stage.teams[p.key].club].append((sr.season.year, res.stage.path, p.key))
 
     def stage_file(self, stage) -> str:
         k = self._stage.get(stage.path)
@@ -125,28 +177,36 @@ class PageKeys:
         return _h(self.base, "quatrilho-season", sr.season.year, self.quatrilho[sr.season.year])
 
     def club(self, cid: str) -> str:
-        parts = [self.base, "club", cid]
-        for sr in self.results.seasons:
-            year = sr.season.year
-            parts.append(self.club_annual.get((year, cid)))
-            for res in sr.stages:
-                if any(t.club == cid for t in res.stage.teams.values()):
-                    parts.append(self.stage_file(res.stage))
+        parts = [self.base, "club", cid, *self.club_annual.get(cid, ())]
+        parts += [f"{y}:{tid}:{self.team_sig[path][tid]}" for y, path, tid in self.club_rows.get(cid, ())]
         return _h(*parts)
 
     def team(self, tid: str) -> str:
         return _h(self.base, "team", tid, self.pair_set,
-                  [(res.stage.path, self.stage_file(res.stage)) for _sr, res, _p in self.site.team_hist[tid]])
+                  *[self.team_sig[res.stage.path][tid] for _sr, res, _p in self.site.team_hist[tid]])
+
+    def _pair_rows(self, pair) -> str:
+        got = self._rows.get(pair)
+        if got is None:
+            got = self._rows[pair] = "|".join([self.pair_sig[res.stage.path][pair]
+                                               for _sr, res, _p in self.site.pair_hist[pair]])
+        return got
 
     def pair(self, pair) -> str:
-        hist = self.site.pair_hist[pair]
-        return _h(self.base, "pair", pair, [(res.stage.path, self.stage_file(res.stage)) for _sr, res, _p in hist],
-                  [self.pair_annual.get((sr.season.year, pair)) for sr in self.results.seasons])
+        return _h(self.base, "pair", repr(pair), self._pair_rows(pair), *self.pair_annual.get(pair, ()))
 
     def player(self, pid: str) -> str:
         parts = [self.base, "player", pid]
         for pair in sorted(self.site.player_pairs.get(pid, ())):
             parts.append(repr(pair))
-            parts += [self.stage_file(res.stage) for _sr, res, _p in self.site.pair_hist[pair]]
-        parts += [(y, self.quatrilho[y]) for y in sorted(self.q_players.get(pid, ()))]
+            parts.append(self._pair_rows(pair))
+        parts += [f"{y}:{self.quatrilho[y]}" for y in sorted(self.q_players.get(pid, ()))]
         return _h(*parts)
+
+    # ------------------------------------------------------------------ pages about the whole site
+    def summary(self, name: str, *extra) -> str:
+        """Lists and plain pages that show only base data (clubs, players, pages) and `extra`."""
+        return _h(self.base, "summary", name, *extra)
+
+    def news_file(self, n) -> str:
+        return f"{n.path}:{self.files.get(n.path)}"

@@ -104,9 +104,23 @@ class Site:
         return f"{repo.rstrip('/')}/blob/main/{mark.path}#L{mark.line}"
 
 
-def _env(templates: Path, locale: str | None = None) -> jinja2.Environment:
+def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None = None) -> jinja2.Environment:
+    """The Jinja2 environment. `bytecode_dir`: where compiled templates are kept between builds (in the
+    build cache, in a folder named after league's code, Jinja2's version and the locale, since the
+    compiled code depends on them; Jinja2 itself checks each template's source)."""
+    bcc = None
+    if bytecode_dir is not None:
+        from league.cache import code_version, digest
+        folder = Path(bytecode_dir) / ("jinja-" + digest(code_version(), jinja2.__version__, locale,
+                                                         str(Path(templates).resolve()))[:20])
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            bcc = jinja2.FileSystemBytecodeCache(str(folder))
+        except OSError:
+            bcc = None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             bytecode_cache=bcc)
     i18n.install(env, locale)  # gettext/ngettext, Babel's date, number and money filters, lang (league/i18n.py)
     env.filters.update(date_br=date_br, date_short=date_short, num=pts_text, signed=signed, pos=pos_text)
     env.globals.update(STATUS=STATUS, STATUS_M=STATUS_M, NAMES=NAMES)
@@ -275,11 +289,11 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
 
 
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
-              keys_for: tuple | None = None) -> SitePlan:
+              keys_for: tuple | None = None, bytecode_dir: Path | None = None) -> SitePlan:
     """The pages to render. `keys_for=(content, flags)` also gives each page its key (league/incremental.py),
     with which a rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
-    env = _env(templates)
+    env = _env(templates, results.league.locale, bytecode_dir)
     site = Site(results)
     league = results.league
     files: dict[str, str | bytes] = {}
@@ -320,7 +334,8 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     keys = None
     if keys_for is not None:
         from league.incremental import PageKeys
-        keys = PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates)
+        keys = PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
+                        keys_for[2] if len(keys_for) > 2 else None)
 
     jobs: list = []  # (path, template, make, updated, key): make() builds the context where the page is rendered
 
@@ -367,7 +382,8 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
                  key=keys and keys.quatrilho_season(sr))
     # clubs
     clubs = sorted(league.clubs.values(), key=lambda c: c.name.lower())
-    page("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")))
+    page("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")),
+         key=keys and keys.summary("clubs"))
     for c in clubs:
         page(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=keys and keys.club(c.id))
     # teams
@@ -383,18 +399,22 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
              lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=keys and keys.pair(pair))
     # players
     players = sorted(league.players.values(), key=lambda p: p.name.lower())
-    page("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")))
+    page("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")),
+         key=keys and keys.summary("players"))
     for pl in players:
         page(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl), key=keys and keys.player(pl.id))
     # pages and news
     for p in league.pages:
         if p.slug in RESERVED or p.slug.isdigit():
             continue  # reported by the loader
-        page(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title))
+        page(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title),
+             key=keys and keys.summary("page", p.slug))
     page("noticias/index.html", "news_list.html", lambda: dict(news=league.news, title=_("Notícias")))
     for n in league.news:
-        page(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title))
-    page("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")))
+        page(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title),
+             key=keys and keys.summary("news", keys.news_file(n)))
+    page("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")),
+         key=keys and keys.summary("search"))
     files["404.html"] = env.get_template("404.html").render(**common, title=_("Página não encontrada"),
                                                             page_path="404.html")
     base = league.base_url.rstrip("/")

@@ -163,23 +163,28 @@ class SiteWriter:
         self.stats = WriteStats()
         return self.stats
 
-    def commit(self) -> None:
-        """Make the staged site the site: rename (first build) or apply in place (rebuild)."""
+    def commit(self, previous_paths: Optional[Iterable[str]] = None) -> None:
+        """Make the staged site the site: rename (first build) or apply in place (rebuild). The files of
+        the previous site that the new one lacks are deleted: `previous_paths` (what the previous build
+        recorded it wrote into this same folder) spares walking the whole tree."""
         if self.previous is None or not self.previous.is_dir():
             if self.out.exists():   # pragma: no cover - out/ appeared meanwhile: replace it whole
                 shutil.rmtree(self.out)
             os.rename(self.staging, self.out)
             return
         keep = set(self.stats.paths)
-        stale = []
-        prev = str(self.previous)
-        for dirpath, dirnames, filenames in os.walk(prev):
-            rel_dir = os.path.relpath(dirpath, prev)
-            for name in filenames:
-                rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-                if rel not in keep:
-                    stale.append(rel)
-        stale.sort()
+        if previous_paths is not None:
+            stale = sorted(set(previous_paths) - keep)
+        else:
+            stale = []
+            prev = str(self.previous)
+            for dirpath, dirnames, filenames in os.walk(prev):
+                rel_dir = os.path.relpath(dirpath, prev)
+                for name in filenames:
+                    rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+                    if rel not in keep:
+                        stale.append(rel)
+            stale.sort()
         tmp = self.staging / (COMMIT + ".tmp")
         tmp.write_text("\n".join(stale), encoding="utf-8")
         os.replace(tmp, self.staging / COMMIT)   # from here on, an interrupted build is finished by recover()
