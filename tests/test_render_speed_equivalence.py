@@ -1,0 +1,161 @@
+"""Rendering shortcuts change no output (league/i18n.py, "Jinja2: the same output, faster"): interface text
+translated when a template is compiled, `{{ … }}` escaped without a Markup per value, a dict's keys read
+directly. Every page of the demo site, in both languages, is rendered with and without them and compared
+byte for byte; small templates pin the corner cases (escaping, `%`, names a template rebinds, errors)."""
+from __future__ import annotations
+
+import decimal
+import shutil
+from pathlib import Path
+
+import jinja2
+import pytest
+from markupsafe import Markup, escape
+
+from league import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def default_locale():
+    i18n.activate("pt_BR")
+    yield
+    i18n.activate("pt_BR")
+
+
+def _without_speed_ups(monkeypatch):
+    monkeypatch.setattr(i18n, "speed_up", lambda env, catalog: None)
+
+
+# ---------------------------------------------------------------- the whole demo site
+
+@pytest.mark.skipif(not (ROOT / "content" / "league.yaml").exists(), reason="no demo content")
+@pytest.mark.parametrize("locale", ["pt_BR", "en"])
+def test_demo_site_is_byte_identical_without_the_speed_ups(tmp_path, monkeypatch, locale):
+    from league.build import check, render_files
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    yaml = content / "league.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    assert "locale: pt_BR" in text
+    yaml.write_text(text.replace("locale: pt_BR", f"locale: {locale}"), encoding="utf-8")
+    results = check(content, cache_dir=False).results
+    fast = render_files(results, templates=ROOT / "templates")
+    with monkeypatch.context() as m:
+        _without_speed_ups(m)
+        plain = render_files(results, templates=ROOT / "templates")
+    assert sorted(fast) == sorted(plain)
+    pages = [p for p in plain if p.endswith(".html")]
+    assert len(pages) > 50
+    differ = [p for p in plain if fast[p] != plain[p]]
+    assert not differ, f"{len(differ)} files differ, e.g. {differ[:5]}"
+
+
+# ---------------------------------------------------------------- corner cases, template by template
+
+def _env(speed: bool, autoescape=True) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.DictLoader({}), autoescape=autoescape,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    if speed:
+        i18n.install(env, "pt_BR")
+    else:
+        with pytest.MonkeyPatch.context() as m:
+            _without_speed_ups(m)
+            i18n.install(env, "pt_BR")
+    return env
+
+
+def _render(env, source: str, **ctx):
+    try:
+        return env.from_string(source).render(**ctx)
+    except Exception as e:  # the same failure, or the same text
+        return ("raised", type(e))
+
+
+class Html:
+    def __html__(self):
+        return "<b>já seguro</b>"
+
+
+CTX = {"name": "Zé & <Cia> \"aspas\" 'apóstrofo'", "n": 3, "zero": 0, "neg": -7, "big": 10 ** 20, "flag": True,
+       "none": None, "dec": decimal.Decimal("2.50"), "flt": 1.5, "safe": Markup("<i>ok</i>"), "html": Html(),
+       "lazy": i18n.L_("Clubes"), "row": {"pos": "1º", "items": "chave items", "values": 7, "name": "<x>"},
+       "rows": [{"pos": "1º", "team": "A&B"}, {"pos": "2º", "team": "C<D"}]}
+
+CASES = [
+    '{{ _("Pos.") }}|{{ _("Clubes") }}|{{ gettext("Jogadores") }}',
+    '{{ _("texto que não está no catálogo & <b>marcação</b> 100%% certo") }}',
+    '{{ _("%(x)s e %(y)s", x=name, y=n) }}',
+    '{{ _("%(x)s e %(x)s, %%", x=safe) }}',
+    '{{ _("%(x)s", x=html) }} {{ _("%(x)s", x=none) }} {{ _("%(x)s", x=dec) }} {{ _("%(x)s", x=flt) }}',
+    '{{ _("%(x)s") }}',                                    # a variable missing: fails at render time
+    '{{ _("%(x)s", x=missing_name) }}',                    # an undefined variable (StrictUndefined)
+    '{{ _("sem variável", x=1) }}',
+    '{{ _(name) }}',
+    '{{ pgettext("abbreviation: wins", "V") }} {{ pgettext("ctx", "%(context)s: %(n)s", n=n) }}',
+    '{{ ngettext("%(num)s jogo", "%(num)s jogos", 1) }} {{ ngettext("%(num)s jogo", "%(num)s jogos", n) }}',
+    '{{ ngettext("%(num)s resultado", "%(num)s resultados", 2, num="{n}") }}',
+    '{% trans %}Grupos{% endtrans %}|{% trans x=name %}Olá, {{ x }}!{% endtrans %}',
+    '{% trans count=n %}{{ count }} jogo{% pluralize %}{{ count }} jogos{% endtrans %}',
+    '{% set caption = _("Clube") %}{{ caption }}{{ caption|length }}{{ caption is string }}',
+    '{% set _ = "rebound" %}{{ _ }}',
+    '{% for gettext in ["a"] %}{{ gettext }}{% endfor %}{{ _("Pos.") }}',
+    '{% macro m(_) %}{{ _ }}{% endmacro %}{{ m("arg") }}{{ _("Pos.") }}',
+    '{% autoescape false %}{{ name }}{{ _("%(x)s", x=name) }}{% endautoescape %}{{ _("Pos.") }}',
+    '{{ (_("Pos.") ~ name) }}|{{ [_("Pos."), name]|join(", ") }}|{{ _("Pos.")|upper }}',
+    # values of every kind through {{ … }}
+    '{{ name }}|{{ n }}|{{ zero }}|{{ neg }}|{{ big }}|{{ flag }}|{{ none }}|{{ dec }}|{{ flt }}|{{ safe }}|{{ html }}'
+    '|{{ lazy }}|{{ name|safe }}|{{ name ~ n }}|{{ name|e }}',
+    '{% set t %}{{ name }}{% endset %}{{ t }}|{{ t|length }}',
+    '{% macro cell(v) %}<td>{{ v }}</td>{% endmacro %}{{ cell(name) }}{{ cell(safe) }}',
+    # dicts: keys, and the names that are dict attributes
+    '{{ row.pos }}|{{ row.name }}|{{ row["items"] }}|{{ row.items is callable }}|{{ row.values is callable }}'
+    '|{{ row.missing is defined }}|{% for r in rows %}{{ r.pos }} {{ r.team }};{% endfor %}',
+    '{{ row.missing }}',
+    '{{ row.pos.missing }}',
+]
+
+
+@pytest.mark.parametrize("source", CASES)
+def test_template_renders_the_same_with_and_without(source):
+    fast, plain = _env(True), _env(False)
+    assert _render(fast, source, **CTX) == _render(plain, source, **CTX)
+
+
+@pytest.mark.parametrize("source", CASES[:5])
+def test_without_autoescape_too(source):
+    assert _render(_env(True, False), source, **CTX) == _render(_env(False, False), source, **CTX)
+
+
+def test_constant_text_is_compiled_in():
+    env = _env(True)
+    code = env.compile('<th>{{ _("Pos.") }}</th>{% trans %}Grupos{% endtrans %}{{ pgettext("abbreviation: wins", "V") }}',
+                       raw=True)
+    assert "<th>Pos.</th>" in code and "'Grupos'" in code and "'V'" in code
+    assert "gettext" not in code and "context.call" not in code
+
+
+def test_english_text_is_compiled_in():
+    env = jinja2.Environment(autoescape=True)
+    i18n.install(env, "en")
+    assert env.from_string('{{ _("Clubes") }}').render() == "Clubs"
+    assert "Clubs" in env.compile('{{ _("Clubes") }}', raw=True)
+
+
+def test_escape_output_is_markupsafes_escape():
+    for v in [CTX[k] for k in CTX if k not in ("row", "rows")] + ["", "&amp;", "a\u00a0b", 0, -1, 2 ** 70, False]:
+        assert i18n.escape_output(v) == str(escape(v))
+
+
+def test_dict_subclass_and_objects_keep_jinjas_lookup():
+    class D(dict):
+        pos = "attribute"
+
+    class O:
+        pos = "object"
+
+    env, plain = _env(True), _env(False)
+    src = "{{ d.pos }} {{ o.pos }} {{ d.other }}"
+    ctx = {"d": D(pos="key", other="k2"), "o": O()}
+    assert _render(env, src, **ctx) == _render(plain, src, **ctx) == "attribute object k2"
