@@ -114,7 +114,12 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
         if noop is not None:
             noop.seconds = time.perf_counter() - started
             return noop
-    report = check(content, strict, cache_dir)
+    from concurrent.futures import ThreadPoolExecutor
+    from league.provenance import git_dates
+    with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
+        dates = pool.submit(git_dates, Path(content))
+        report = check(content, strict, cache_dir)
+        dates = dates.result()
     results = report.results
     flags = (strict, draft, search)
     from league.api import season_api_files
@@ -130,7 +135,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             signatures = _signatures(content, cache_dir) if incremental else None
             plan = plan_site(results, templates, draft=draft,
                              keys_for=(content, flags, signatures) if incremental else None,
-                             bytecode_dir=_cache_dir(content, cache_dir) if incremental else None)
+                             bytecode_dir=_cache_dir(content, cache_dir) if incremental else None, dates=dates)
             record: dict = {"pages": {}, "api": {}}
             kept_meta = _keep_unchanged(plan, previous, writer, record)
             total = report.rendered = len(plan.jobs)

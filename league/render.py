@@ -289,7 +289,8 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
 
 
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
-              keys_for: tuple | None = None, bytecode_dir: Path | None = None) -> SitePlan:
+              keys_for: tuple | None = None, bytecode_dir: Path | None = None,
+              dates: dict | None = None) -> SitePlan:
     """The pages to render. `keys_for=(content, flags)` also gives each page its key (league/incremental.py),
     with which a rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
@@ -305,8 +306,9 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     files[js_name] = js
     seasons = results.seasons
     current = results.current
-    from league.provenance import git_dates
-    dates = git_dates(Path(league.content_dir))
+    if dates is None:   # the build asks git early, while it loads (a small process forks faster)
+        from league.provenance import git_dates
+        dates = git_dates(Path(league.content_dir))
     content_dates = [st.date for sr in seasons for st in sr.season.stages if st.status != "scheduled"]
     content_dates += [c.date for sr in seasons for c in sr.season.championships if c.status != "scheduled"]
     updated = max(dates.values(), default=None) or max(content_dates, default=None)
