@@ -29,6 +29,7 @@ import contextlib
 import datetime as dt
 import functools
 import io
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
@@ -277,6 +278,8 @@ _GETTEXT_NAMES = ("_", "gettext", "pgettext", "ngettext", "npgettext")
 
 def speed_up(env, catalog: Translations) -> None:
     """Compile `env`'s templates for `catalog` (installed with newstyle gettext) as described above."""
+    from jinja2 import nodes, pass_context
+
     installed = {name: env.globals.get(name) for name in _GETTEXT_NAMES}
     # the catalog lookups that the installed newstyle functions wrap (jinja2.ext's _install)
     lookups = {"gettext": getattr(catalog, "ugettext", None) or catalog.gettext,
@@ -295,6 +298,9 @@ def speed_up(env, catalog: Translations) -> None:
 
         def _output_child_pre(self, node, frame, finalize):
             if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
+                if isinstance(node, nodes.Filter) and node.name == _TEXT_FILTER and finalize.src is None:
+                    self.write("(")  # format_text gives escaped text already
+                    return
                 self.write("_escape_output(")  # where Jinja2 writes `escape(`
                 if finalize.src is not None:
                     self.write(finalize.src)
@@ -302,6 +308,8 @@ def speed_up(env, catalog: Translations) -> None:
                 super()._output_child_pre(node, frame, finalize)
 
     env.code_generator_class = CodeGenerator
+    # context-taking, so never evaluated at compile time (where the output would be escaped once more)
+    env.filters[_TEXT_FILTER], env.filters[_MARKUP_FILTER] = pass_context(format_text), pass_context(format_markup)
     if env.cache is not None:
         env.cache.clear()  # templates compiled for another catalog
     if not getattr(env.getattr, "league_fast", False):
@@ -316,6 +324,23 @@ def escape_output(s: Any) -> str:
     if type(s) is int:
         return str(s)  # digits and "-": nothing to escape
     return escape(s)
+
+
+# a translation with variables whose only placeholders are `%(key)s` (and `%%`), the usual case, is written
+# as a call of one of these filters (names no template uses): `{{ values|_league_text(text, keys) }}`
+_TEXT_FILTER, _MARKUP_FILTER = "_league_text", "_league_markup"
+_PLACEHOLDER = re.compile(r"%%|%\((\w+)\)s")
+
+
+def format_text(context, values: dict, text: str, keys: tuple) -> str:
+    """`Markup(text) % values` as a plain str, for `{{ … }}` output: each value escaped as Markup's `%`
+    escapes it, in the order the text names them."""
+    return text % {k: escape_output(values[k]) for k in keys}
+
+
+def format_markup(context, values: dict, text: str, keys: tuple) -> Markup:
+    """`Markup(text) % values`, for a value a template keeps (`{% set %}`, a macro argument)."""
+    return Markup(text % {k: escape_output(values[k]) for k in keys})
 
 
 def _dict_first_getattr(slow):
@@ -359,7 +384,7 @@ def _fold_text(env, name, tree, installed: dict, lookups: dict) -> None:
     eval_ctx = nodes.EvalContext(env, name)
     context = new_context(env, name, {}, globals=env.make_globals(None))
 
-    def fold(call):
+    def fold(call, output: bool):
         if not (isinstance(call, nodes.Call) and isinstance(call.node, nodes.Name) and call.node.ctx == "load"
                 and call.node.name in names and call.dyn_args is None and call.dyn_kwargs is None
                 and all(isinstance(a, nodes.Const) for a in call.args)):
@@ -380,24 +405,30 @@ def _fold_text(env, name, tree, installed: dict, lookups: dict) -> None:
             variables.setdefault("context", nodes.Const(args[0]))
         else:
             return None
-        if eval_ctx.autoescape:
-            text = Markup(text)
-        pairs = [nodes.Pair(nodes.Const(k), v, lineno=call.lineno) for k, v in variables.items()]
-        return nodes.Mod(nodes.Const(text), nodes.Dict(pairs, lineno=call.lineno), lineno=call.lineno)
+        pairs = nodes.Dict([nodes.Pair(nodes.Const(k), v, lineno=call.lineno) for k, v in variables.items()],
+                           lineno=call.lineno)
+        if not eval_ctx.autoescape:
+            return nodes.Mod(nodes.Const(text), pairs, lineno=call.lineno)
+        if "%" not in _PLACEHOLDER.sub("", text):
+            keys = tuple(dict.fromkeys(k for k in _PLACEHOLDER.findall(text) if k))
+            return nodes.Filter(pairs, _TEXT_FILTER if output else _MARKUP_FILTER,
+                                [nodes.Const(text), nodes.Const(keys)], [], None, None, lineno=call.lineno)
+        return nodes.Mod(nodes.Const(Markup(text)), pairs, lineno=call.lineno)
 
     def walk(node):
         for field in node.fields:
             value = getattr(node, field, None)
             items = value if isinstance(value, list) else [value]
+            output = isinstance(node, nodes.Output) and field == "nodes"
             for i, item in enumerate(items):
                 if not isinstance(item, nodes.Node):
                     continue
-                new = fold(item)
+                new = fold(item, output)
                 if new is None:
                     walk(item)
                     continue
-                if isinstance(new, nodes.Mod):
-                    walk(new.right)  # the variables' expressions
+                if not isinstance(new, nodes.Const):
+                    walk(new)  # the variables' expressions
                 if isinstance(value, list):
                     value[i] = new
                 else:

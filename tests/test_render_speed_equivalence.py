@@ -92,6 +92,10 @@ CASES = [
     '{{ _("%(x)s") }}',                                    # a variable missing: fails at render time
     '{{ _("%(x)s", x=missing_name) }}',                    # an undefined variable (StrictUndefined)
     '{{ _("sem variável", x=1) }}',
+    '{{ _("%(a)s/%(b)s", b=n, a=missing_name) }}|{{ _("%(a)s", a=n, b=missing_name.attr) }}',
+    '{{ _("%(a)d de %(b)5s", a=n, b=name) }}|{{ _("%(a)s", a=n|string ~ "<") }}',  # other conversions
+    '{% set x = _("%(a)s & %(b)s", a=name, b=safe) %}{{ x }}|{{ x|length }}|{{ x is string }}|{{ x ~ name }}',
+    '{% macro cap(c) %}<caption>{{ c }}</caption>{% endmacro %}{{ cap(_("%(a)s: %(a)s", a=name)) }}',
     '{{ _(name) }}',
     '{{ pgettext("abbreviation: wins", "V") }} {{ pgettext("ctx", "%(context)s: %(n)s", n=n) }}',
     '{{ ngettext("%(num)s jogo", "%(num)s jogos", 1) }} {{ ngettext("%(num)s jogo", "%(num)s jogos", n) }}',
