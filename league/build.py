@@ -136,9 +136,12 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             plan = plan_site(results, templates, draft=draft,
                              keys_for=(content, flags, signatures) if incremental else None,
                              bytecode_dir=_cache_dir(content, cache_dir) if incremental else None, dates=dates)
-            record: dict = {"pages": {}, "api": {}}
+            record: dict = {"pages": {}}
+            for sr in results.seasons:   # each season's JSON and CSV: one job, shared out like the pages
+                plan.jobs.append((f"api/{sr.season.year}/", None, lambda sr=sr: season_api_files(sr), None,
+                                  plan.keys.season(sr) if plan.keys else None))
             kept_meta = _keep_unchanged(plan, previous, writer, record)
-            total = report.rendered = len(plan.jobs)
+            total = len(plan.jobs)
             n = workers_for(total)
             done = [0]
 
@@ -158,6 +161,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             if plan.keys is not None:
                 record["signatures"] = plan.keys.signatures
             stubs = {path: m[2] for path, m in meta.items() if m[2] is not None}
+            report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
             index = _search_index(writer, stubs, search)   # pagefind runs while the rest is written
             if progress:
                 progress("escrevendo", 0, 0)
@@ -165,18 +169,6 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                 writer.put(rel, data)
             for rel, data in sorted(plan.files.items()):
                 writer.put(rel, data)
-            for sr in results.seasons:
-                year = sr.season.year
-                key = plan.keys.season(sr) if plan.keys else None
-                old = (previous or {}).get("api", {}).get(year)
-                if key and old and old[0] == key and all(os.path.isfile(os.path.join(out, f)) for f in old[1]):
-                    writer.keep(old[1])
-                    record["api"][year] = old
-                    continue
-                files = season_api_files(sr)
-                for rel in sorted(files):
-                    writer.put(rel, files[rel])
-                record["api"][year] = (key, tuple(sorted(files)))
             _finish_search_index(writer, index)
             writer.commit((previous or {}).get("paths"))
             record["paths"] = sorted(set(writer.stats.paths))
@@ -204,9 +196,13 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
     for job in plan.jobs:
         path, key = job[0], job[4]
         old = old_pages.get(path)
-        if key is not None and old is not None and old[0] == key and os.path.isfile(os.path.join(out, path)):
+        if key is None or old is None or old[0] != key:
+            todo.append(job)
+            continue
+        if os.path.isfile(os.path.join(out, path)) if job[1] is not None else \
+                all(os.path.isfile(os.path.join(out, f)) for f in old[1]):
             kept[path] = old
-            writer.keep((path, *old[1]))
+            writer.keep((path, *old[1]) if job[1] is not None else old[1])
         else:
             todo.append(job)
     plan.jobs[:] = todo

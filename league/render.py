@@ -529,6 +529,12 @@ def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
     touched = plan.touched
     for i in range(index, len(jobs), n):
         job = jobs[i]
+        if job[1] is None:   # not a page: a group of files (a season's JSON and CSV), made by make()
+            files = job[2]()
+            for rel in sorted(files):
+                emit(rel, files[rel])
+            meta[job[0]] = (job[4], tuple(sorted(files)), None)
+            continue
         del touched[:]
         html = render_page(plan, job)
         emit(job[0], html)
