@@ -1,0 +1,192 @@
+"""Search index from page stubs: `stub(page)` keeps only what pagefind reads (the data-pagefind-body
+heading and meta line, `<main>`'s data-pagefind-meta, `<html lang>`, the first image after the `h1`), and
+pagefind over a tree of stubs writes the same index, byte for byte, as over the full site."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from league.build import build
+from league.search import (available, index_stubs, run_pagefind, start_index_stubs, stub, stubs_digest,
+                           stubs_of_site)
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(not available(), reason="pagefind is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("stubs")
+    out = tmp / "site"
+    build(ROOT / "content", out, templates=ROOT / "templates", cache_dir=tmp / "cache")
+    return out
+
+
+def _files(index: Path) -> dict[str, bytes]:
+    return {p.relative_to(index).as_posix(): p.read_bytes() for p in sorted(index.rglob("*")) if p.is_file()}
+
+
+def _page(site: Path, rel: str) -> str:
+    return (site / rel).read_text(encoding="utf-8")
+
+
+def test_stub_keeps_the_heading_and_meta_line_and_drops_the_rest(site):
+    html = _page(site, "2026/truco/etapa-1/index.html")
+    s = stub(html)
+    assert s is not None and len(s) < len(html) / 20
+    h1 = re.search(r"<h1 data-pagefind-body>.*?</h1>", html).group(0)
+    meta = re.search(r'<p class="meta" data-pagefind-body>.*?</p>', html).group(0)
+    assert h1 in s and meta in s
+    assert '<html lang="pt-BR">' in s and 'data-pagefind-meta="tipo:' in s
+    for gone in ("Confrontos do", "<table", "<nav", "<footer", "data-pagefind-ignore", "crumbs"):
+        assert gone in html and gone not in s
+    # a club page: its chart is the first image after the h1, which pagefind keeps as the result's image
+    club = next((site / "clubes").glob("*/index.html")).read_text(encoding="utf-8")
+    img = re.search(r"<img [^>]*>", club).group(0)
+    assert img in stub(club) and "<table" not in stub(club)
+
+
+def test_a_page_without_data_pagefind_body_has_no_stub(site):
+    assert stub(_page(site, "index.html")) is None
+    assert stub(_page(site, "busca/index.html")) is None
+    assert stub('<html lang="pt-BR"><body><p>o atributo data-pagefind-body marca o texto</p></body></html>') is None
+
+
+def test_index_from_stubs_is_byte_identical_to_pagefind_over_the_full_site(site, tmp_path):
+    full = tmp_path / "full"
+    shutil.copytree(site, full, ignore=shutil.ignore_patterns("pagefind", ".pagefind-digest"))
+    assert run_pagefind(full)
+    stubs = stubs_of_site(full)
+    assert "jogadores" in {k.split("/")[0] for k in stubs} and "index.html" not in stubs
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    assert index_stubs(stubs, dest)
+    expected, got = _files(full / "pagefind"), _files(dest / "pagefind")
+    assert sorted(got) == sorted(expected)
+    assert [name for name in expected if got[name] != expected[name]] == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "full"]  # the stub tree is gone
+
+
+def test_unusual_pages_are_indexed_the_same_too(tmp_path):
+    """Shapes the templates do not produce: an image inside data-pagefind-ignore="all" (not the page's
+    image), anchors inside the body, an h1 outside the body, a meta attribute outside <main>."""
+    head = '<!doctype html>\n<html lang="pt-BR">\n<head><title>T · X</title></head>\n<body>\n<nav><a href="/">X</a></nav>\n'
+    pages = {
+        "a/index.html": head + '<main id="c" data-pagefind-meta="tipo:A">\n<h1 data-pagefind-body>Ana Souza</h1>\n'
+                        '<p data-pagefind-body>Clube: <a href="/c/">Alfa</a></p>\n<div data-pagefind-ignore="all">'
+                        '<img src="x.svg" alt="não"></div>\n<p>12 pontos</p><img alt="sim" src="/y.svg"></main>\n</body></html>',
+        "b/index.html": head + '<main><h1 data-pagefind-body>Bruno <span id="n">Lima</span></h1>\n'
+                        '<section id="s"><p data-pagefind-body>meta</p></section></main></body></html>',
+        "c/index.html": head + '<main><h1>Título de fora</h1><p data-pagefind-body>Carla</p></main></body></html>',
+        "d/index.html": head + '<main><h1 data-pagefind-body>Davi</h1><p>3 jogos</p></main>'
+                        '<aside data-pagefind-filter="ano:2026"></aside></body></html>',
+        "e/index.html": head + '<main><p>sem corpo</p></main></body></html>',
+        "f/index.html": head + '<main><h1 data-pagefind-body> </h1><p data-pagefind-body>Fábio</p><img src="f.svg" alt="f">'
+                        '<h1>Outro título</h1><img src="g.svg" alt="g"></main></body></html>',
+    }
+    full = tmp_path / "full"
+    for rel, text in pages.items():
+        (full / rel).parent.mkdir(parents=True)
+        (full / rel).write_text(text, encoding="utf-8")
+    stubs = stubs_of_site(full)
+    assert sorted(stubs) == ["a/index.html", "b/index.html", "c/index.html", "d/index.html", "f/index.html"]
+    assert "12 pontos" not in stubs["a/index.html"] and "x.svg" not in stubs["a/index.html"]
+    assert stubs["b/index.html"] == pages["b/index.html"]  # ids in the body: kept whole
+    assert stubs["c/index.html"] == pages["c/index.html"]  # title from an h1 outside the body
+    assert stubs["d/index.html"] == pages["d/index.html"]  # a filter outside <main>
+    assert stubs["f/index.html"] == pages["f/index.html"]  # an empty h1: the title comes from further on
+    assert run_pagefind(full)
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    assert index_stubs(stubs, dest)
+    assert _files(dest / "pagefind") == _files(full / "pagefind")
+
+
+def test_digest_follows_names_not_scores(site):
+    stubs = stubs_of_site(site)
+    digest = stubs_digest(stubs)
+    assert stubs_digest(dict(reversed(list(stubs.items())))) == digest  # order of the mapping is irrelevant
+    rel = "2026/truco/etapa-1/index.html"
+    html = _page(site, rel)
+    # a score outside the indexed elements (a table cell further down the page)
+    cell = re.search(r"<td>(\d+)</td>", html[html.index("</p>", html.index("data-pagefind-body")):])
+    assert cell is not None
+    at = html.index(cell.group(0), html.index("data-pagefind-body"))
+    changed = html[:at] + f"<td>{int(cell.group(1)) + 1}</td>" + html[at + len(cell.group(0)):]
+    assert changed != html and stub(changed) == stubs[rel]
+    assert stubs_digest({**stubs, rel: stub(changed)}) == digest
+    # a renamed stage
+    name = re.search(r"<h1 data-pagefind-body>(.*?)</h1>", html).group(1)
+    renamed = html.replace(f">{name}</h1>", f">{name} (adiada)</h1>")
+    assert stubs_digest({**stubs, rel: stub(renamed)}) != digest
+    # a page that appears or moves
+    assert stubs_digest({**stubs, "x/index.html": stubs[rel]}) != digest
+    moved = {("y/index.html" if k == rel else k): v for k, v in stubs.items()}
+    assert stubs_digest(moved) != digest
+
+
+def test_background_indexing_and_failure_leave_no_temporary_files(site, tmp_path):
+    stubs = {k: v for k, v in stubs_of_site(site).items() if k.startswith("clubes/")}
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    handle = start_index_stubs(stubs, dest)
+    assert not (dest / "pagefind").exists()  # the caller works meanwhile
+    assert handle.wait() is True and handle.wait() is True
+    assert (dest / "pagefind" / "pagefind.js").is_file() and not (dest / "pagefind" / "pagefind-ui.js").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dest"]
+    # indexing again replaces the index
+    assert index_stubs(stubs, dest) and (dest / "pagefind" / "pagefind-entry.json").is_file()
+    # cancelled: nothing written, nothing left
+    other = tmp_path / "other"
+    other.mkdir()
+    start_index_stubs(stubs, other).cancel()
+    assert list(other.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["dest", "other"]
+    # pagefind fails (nothing to index): its message, nothing left
+    with pytest.raises(RuntimeError, match="pagefind"):
+        index_stubs({}, other)
+    assert list(other.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["dest", "other"]
+    with pytest.raises(ValueError):
+        index_stubs({"../fora.html": "<html></html>"}, other)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "other"]
+
+
+def test_a_kept_stub_tree_is_updated_in_place_and_gives_the_same_index(site, tmp_path):
+    stubs = dict(list(stubs_of_site(site).items())[::4])  # a quarter of the pages is enough here
+    tree, a, b = tmp_path / "tree", tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    assert index_stubs(stubs, a, tree_dir=tree)
+    of_stubs = _files(a / "pagefind")
+    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(stubs)
+    inodes = {p: p.stat().st_ino for p in tree.rglob("*.html")}
+    mtimes = {p: p.stat().st_mtime_ns for p in tree.rglob("*.html")}
+    # one page renamed, one gone, one new: only those files change in the tree
+    changed = dict(stubs)
+    player = next(k for k in stubs if k.startswith("jogadores/"))
+    gone = next(k for k in stubs if k.startswith("duplas/"))
+    changed[player] = changed[player].replace("</h1>", " Júnior</h1>", 1)
+    del changed[gone]
+    changed["jogadores/novo-jogador/index.html"] = changed[player].replace(" Júnior</h1>", " Segundo</h1>")
+    assert index_stubs(changed, a, tree_dir=tree)
+    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(changed)
+    assert not (tree / "site" / gone).parent.exists()  # its folder went with it
+    same = [p for p in tree.rglob("*.html") if p.relative_to(tree / "site").as_posix() not in (player, gone)
+            and p.relative_to(tree / "site").as_posix() != "jogadores/novo-jogador/index.html"]
+    assert all(p.stat().st_ino == inodes[p] and p.stat().st_mtime_ns == mtimes[p] for p in same)
+    assert index_stubs(changed, b)  # a fresh temporary tree
+    of_changed = _files(b / "pagefind")
+    assert _files(a / "pagefind") == of_changed != of_stubs
+    # a damaged list: the tree is rewritten from scratch
+    (tree / "stubs.json").write_text("{", encoding="utf-8")
+    assert index_stubs(stubs, a, tree_dir=tree)
+    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(stubs)
+    # a tree in use by another build is not shared: the second one gets a temporary tree
+    first = start_index_stubs(changed, a, tree_dir=tree)
+    assert index_stubs(stubs, b, tree_dir=tree)
+    assert first.wait()
+    assert _files(a / "pagefind") == of_changed and _files(b / "pagefind") == of_stubs
+    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(changed)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "tree"]
