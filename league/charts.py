@@ -33,10 +33,21 @@ MUTED = "#4d5560"
 LINE = "#d5dae0"
 
 
+_N: dict = {}  # float → its text: charts reuse the same few coordinates
+
+
 def _n(v: float) -> str:
     """Coordinates with one decimal, no trailing zeros: stable text across builds."""
+    if type(v) is float and v:  # (0.0 and -0.0 are equal keys but different texts)
+        try:
+            return _N[v]
+        except KeyError:
+            pass
     s = f"{v:.1f}"
-    return s[:-2] if s.endswith(".0") else s
+    s = s[:-2] if s.endswith(".0") else s
+    if type(v) is float and v:
+        _N[v] = s
+    return s
 
 
 def _t(s: str) -> str:
@@ -248,6 +259,8 @@ class Charts:
                         if res.stage.teams[p.key].club == cid and not p.disqualified]
                 if mine:
                     pts.append((res.stage, min(mine), len(res.classification)))
+        if len(pts) < 2:
+            return None
         return self._history(pts, _("Posição da melhor equipe de %(club)s em cada etapa") % {
                                  "club": self.site.club_name(cid)},
                              f"clubes/{cid}/posicoes.svg", self.site.club_name(cid))
@@ -256,6 +269,8 @@ class Charts:
         pts = [(res.stage, p.position, len(res.pairs)) for _sr, res, p in self.site.pair_hist.get(pair, ())
                if res.stage.is_final and not p.disqualified]
         pts.sort(key=lambda t: (t[0].date, t[0].id))
+        if len(pts) < 2:
+            return None  # (before the pair's name is looked up)
         return self._history(pts, _("Posição da dupla %(pair)s em cada etapa") % {"pair": self.site.pair_name(pair)},
                              f"duplas/{pair_slug(pair)}/posicoes.svg", self.site.pair_name(pair))
 

@@ -207,10 +207,17 @@ def position(n: int, tied: bool = False) -> str:
     return ordinal(n) + ("=" if tied else "")
 
 
+_JOINED: dict = {}
+
+
 def join(items: Sequence[str]) -> str:
-    """"a", "a e b", "a, b e c" / "a and b", "a, b, and c"."""
-    items = [str(i) for i in items]
-    return format_list(items, locale=_babel_locale(_locale)) if items else ""
+    """"a", "a e b", "a, b e c" / "a and b", "a, b, and c" (remembered: a pair's name is asked for often)."""
+    key = (_locale, tuple([str(i) for i in items]))
+    try:
+        return _JOINED[key]
+    except KeyError:
+        out = _JOINED[key] = format_list(list(key[1]), locale=_babel_locale(_locale)) if key[1] else ""
+        return out
 
 
 def _memo(fn):
