@@ -118,6 +118,8 @@ def _ical_text(s: str) -> str:
 
 def _fold(line: str) -> list[str]:
     """Lines of at most 75 octets; continuation lines start with one space (RFC 5545 3.1)."""
+    if len(line) <= 18 or len(line.encode("utf-8")) <= 75:   # most lines: nothing to fold
+        return [line]
     out, cur, size = [], "", 0
     for ch in line:
         n = len(ch.encode("utf-8"))
