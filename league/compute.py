@@ -41,11 +41,15 @@ def compute(league: League, diags: Diagnostics, cache=None) -> Results:
 def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
     seasons = []
     for season in league.seasons:
-        stages = [league.precomputed.get((season.year, st.id)) or classify(st) for st in season.stages]
+        stages = [league.precomputed.get(st.path) or classify(st) for st in season.stages]
         for res in stages:
-            stage_warnings(res, diags)
+            known = league.stage_warnings.get(res.stage.path)   # computed with the classification, and cached
+            if known is not None:
+                diags.extend(known)
+            else:
+                stage_warnings(res, diags)
         final_ids = [r.stage.id for r in stages if r.stage.is_final]
-        keys = [league.stage_keys.get((season.year, st.id)) for st in season.stages]
+        keys = [league.stage_keys.get(st.path) for st in season.stages]
         rkey = None
         if cache is not None and all(keys):
             from league.cache import digest
@@ -64,7 +68,7 @@ def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
         except ImportError:  # pragma: no cover - until the Quatrilho rules exist
             compute_season = None
         if compute_season and season.championships:
-            compute_season(sr, diags)
+            compute_season(sr, diags, league.championship_results)
         seasons.append(sr)
     return Results(league, seasons)
 

@@ -19,6 +19,14 @@ class SourceMark(NamedTuple):
             return f"{self.path}:{self.line}:{self.col}"
         return self.path
 
+    def __reduce__(self):
+        # read back by tuple.__new__ (C) instead of the NamedTuple's Python __new__: a cached stage holds
+        # hundreds of thousands of marks
+        return _tuple_new, (type(self), tuple(self))
+
+
+_tuple_new = tuple.__new__
+
 
 @dataclass(frozen=True)
 class Diagnostic:

@@ -12,7 +12,7 @@ from league.models import (
     Board, Club, DrawRecord, Disqualified, Group, League, Match, Override, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
-from league.rules.truco import game_error, parse_board_score
+from league.rules.truco import game_error, parse_board_score, shared_games
 from league.validate import validate
 from league.yamlio import MDict, MList, load_yaml
 
@@ -28,6 +28,9 @@ class Loader:
         self.diags = Diagnostics()
         # clubs.yaml / players.yaml that could not be read: references to them are not reported one by one
         self.unreadable: set[str] = set()
+        # cache entries of the files every other file depends on (clubs, players, pages): written only when
+        # the whole content loads without errors (a failed build writes nothing that was not there)
+        self.deferred: list = []
 
     def rel(self, path: Path) -> str:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
@@ -57,8 +60,7 @@ class Loader:
             self.check_urls(lmodel, league_raw)
         truco = self.truco_config(lmodel.truco if lmodel else S.TrucoSettings(), None, league_raw, self.rel(lf))
         quat = self.quatrilho_config(lmodel.quatrilho if lmodel else S.QuatrilhoSettings(), None)
-        clubs = self.load_clubs()
-        players = self.load_players(clubs)
+        clubs, players = self.load_registries()
         league = League(
             name=lmodel.name if lmodel else "", short_name=lmodel.short_name if lmodel else "",
             base_url=lmodel.base_url if lmodel else "/", locale=lmodel.locale if lmodel else "pt_BR",
@@ -68,9 +70,64 @@ class Loader:
             content_dir=str(self.content),
         )
         self.load_seasons(league)
-        from league.pages import load_pages  # markdown pages and news
-        load_pages(self, league)
+        self.load_pages(league)
+        if self.deferred and not any(d.level == "error" for d in self.diags.items):
+            for key, value in self.deferred:
+                self.cache.put(key, value)
         return league
+
+    def load_pages(self, league: League) -> None:
+        """The Markdown pages and news (league/pages.py): from the cache when every file of pages/ and news/,
+        the settings they are rendered with and league's code are unchanged, with the warnings they produced;
+        otherwise loaded, and cached (see self.deferred) when the content has no errors."""
+        key = self.pages_key(league)
+        if key is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                pages, news, diags = hit
+                league.pages.extend(pages)
+                league.news.extend(news)
+                self.diags.extend(diags)
+                return
+        from league.pages import load_pages  # markdown pages and news
+        before = len(self.diags.items)
+        load_pages(self, league)
+        new = self.diags.items[before:]
+        if key is not None and not any(d.level == "error" for d in new):
+            self.deferred.append((key, (list(league.pages), list(league.news), list(new))))
+
+    def pages_key(self, league: League) -> Optional[str]:
+        """Cache key of the pages and news: the name and bytes of every .md file, locale and allow_html, the
+        installed Markdown and nh3 (their files' size and time: an upgrade may render differently) and league's
+        code. None (load them) when there is no cache or a file is not a plain readable file."""
+        if self.cache is None:
+            return None
+        import hashlib
+        import importlib.util
+        import os
+        from league.yamlio import MAX_BYTES
+        parts: list = [league.locale, league.allow_html]
+        for module in ("markdown", "nh3"):
+            spec = importlib.util.find_spec(module)
+            if spec is None or not spec.origin:
+                return None
+            st = os.stat(spec.origin)
+            parts.append((spec.origin, st.st_size, st.st_mtime_ns))
+        for folder in ("pages", "news"):
+            root = self.content / folder
+            parts.append(folder)
+            if not root.is_dir():
+                continue
+            for path in sorted(root.glob("*.md")):
+                try:
+                    if not path.is_file() or path.stat().st_size > MAX_BYTES:
+                        return None
+                    data = path.read_bytes()
+                except OSError:
+                    return None
+                parts += [self.rel(path), hashlib.sha256(data).hexdigest()]
+        from league.cache import code_version, digest
+        return digest("pages", code_version(), *parts)
 
     def check_urls(self, lmodel: S.LeagueFile, raw: MDict) -> None:
         """base_url and repository end up in href attributes: only http(s) addresses (base_url may also be a
@@ -149,6 +206,49 @@ class Loader:
             entry = validate(model, val, rel, self.diags, f"o {what} {key}")
             if entry:
                 yield key, raw.kmark(key), entry, val
+
+    def load_registries(self) -> tuple[dict, dict]:
+        """clubs.yaml and players.yaml (id → Club, id → Player): from the cache when the bytes of both (and
+        league's code) are unchanged, with the warnings they produced; otherwise loaded, and cached (see
+        self.deferred) when the content has no errors."""
+        key = self.registry_key()
+        if key is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                clubs, players, diags = hit
+                self.diags.extend(diags)
+                return clubs, players
+        before = len(self.diags.items)
+        clubs = self.load_clubs()
+        players = self.load_players(clubs)
+        new = self.diags.items[before:]
+        if key is not None and not any(d.level == "error" for d in new):
+            self.deferred.append((key, (clubs, players, list(new))))
+        return clubs, players
+
+    def registry_key(self) -> Optional[str]:
+        """Cache key of clubs.yaml + players.yaml, or None (no cache, or a file missing or not a regular file)."""
+        if self.cache is None:
+            return None
+        parts = []
+        for name, data in zip(("clubs.yaml", "players.yaml"), self.registry_bytes()):
+            if data is None or not (self.content / name).is_file():
+                return None
+            parts += [self.rel(self.content / name), data]
+        from league.cache import code_version, digest
+        return digest("registry", code_version(), *parts)
+
+    def registry_bytes(self) -> list[Optional[bytes]]:
+        """The bytes of clubs.yaml and players.yaml (None: unreadable), read once."""
+        if not hasattr(self, "_registry_bytes"):
+            out = []
+            for name in ("clubs.yaml", "players.yaml"):
+                try:
+                    out.append((self.content / name).read_bytes())
+                except OSError:
+                    out.append(None)
+            self._registry_bytes = out
+        return self._registry_bytes
 
     def load_clubs(self) -> dict:
         return {cid: Club(cid, m.name, m.city, mark) for cid, mark, m, _ in self._registry(
@@ -241,14 +341,8 @@ class Loader:
     def deps_digest(self) -> str:
         """What every stage file depends on besides itself: the clubs and players it references."""
         if not hasattr(self, "_deps"):
-            parts = []
-            for name in ("clubs.yaml", "players.yaml"):
-                try:
-                    parts.append((self.content / name).read_bytes())
-                except OSError:
-                    parts.append(b"")
             from league.cache import code_version, digest
-            self._deps = digest(code_version(), *parts)
+            self._deps = digest(code_version(), *(b"" if data is None else data for data in self.registry_bytes()))
         return self._deps
 
     def load_stage(self, league: League, season: Season, path: Path) -> Optional[Stage]:
@@ -264,20 +358,25 @@ class Loader:
             if key is not None:
                 hit = self.cache.get(key)
                 if hit is not None:
-                    stage, diags, result = hit
+                    stage, diags, result, warnings = hit
                     self.diags.extend(diags)
-                    league.precomputed[(season.year, stage.id)] = result
-                    league.stage_keys[(season.year, stage.id)] = key
+                    league.precomputed[stage.path] = result
+                    league.stage_keys[stage.path] = key
+                    league.stage_warnings[stage.path] = warnings
                     return stage
         before = len(self.diags.items)
         stage = StageLoader(self, league, season, path).load()
         new = self.diags.items[before:]
         if stage is not None and key is not None and not any(d.level == "error" for d in new):
+            from league.compute import stage_warnings
             from league.ranking import classify
             result = classify(stage)
-            league.precomputed[(season.year, stage.id)] = result
-            league.stage_keys[(season.year, stage.id)] = key
-            self.cache.put(key, (stage, list(new), result))
+            warnings = Diagnostics()   # what compute reports about the classification (ties, draws…)
+            stage_warnings(result, warnings)
+            league.precomputed[stage.path] = result
+            league.stage_keys[stage.path] = key
+            league.stage_warnings[stage.path] = warnings.items
+            self.cache.put(key, (stage, list(new), result, warnings.items))
         return stage
 
 
@@ -299,6 +398,12 @@ class StageLoader:
         self.path = path
         self.rel = loader.rel(path)
         self.cfg = season.truco
+        self.pairs: dict = {}
+
+    def shared_pair(self, pair):
+        """One tuple per pair in the stage, the roster's: the boards, standings and classification that name
+        it share it (fewer objects to build, cache and read back)."""
+        return self.pairs.setdefault(pair, pair)
 
     def load(self) -> Optional[Stage]:
         sid = self.path.stem
@@ -374,7 +479,7 @@ class StageLoader:
                 if p[0] == p[1]:
                     self.d.error(pm, f"dupla com o mesmo jogador duas vezes: [{p[0]}, {p[1]}]")
                     ok = False
-                pairs.append(pair_id(p[0], p[1]) if ok else None)
+                pairs.append(self.shared_pair(pair_id(p[0], p[1])) if ok else None)
             name = t.name or (self.league.clubs[club].name if club in self.league.clubs else tid)
             teams[tid] = Team(tid, club, name, tuple(pairs), raw.kmark(tid))
         return teams
@@ -485,7 +590,7 @@ class StageLoader:
                              "apague \"boards\" ou o \"walkover\"")
                 return None
             present_home = m.walkover == m.away
-            games = tuple(g if present_home else (g[1], g[0]) for g in self.cfg.walkover_games)
+            games = shared_games(tuple(g if present_home else (g[1], g[0]) for g in self.cfg.walkover_games))
             win = self.cfg.games_to_win
             boards = tuple(Board(i + 1, None, None, games, win if present_home else 0, 0 if present_home else win,
                                  "away" if present_home else "home", raw.mark) for i in range(self.cfg.boards))
@@ -579,7 +684,7 @@ class StageLoader:
                 if bad:
                     ok = False
                     continue
-                pair = pair_id(ref[0], ref[1])
+                pair = self.shared_pair(pair_id(ref[0], ref[1]))
             for player in pair:
                 if player in used[side]:
                     self.d.error(rmark, f"o jogador \"{player}\" já jogou o jogo {used[side][player]} deste confronto",
@@ -591,7 +696,7 @@ class StageLoader:
         if walkover:
             win = self.cfg.games_to_win
             home_present = walkover == "away"
-            games = tuple(g if home_present else (g[1], g[0]) for g in self.cfg.walkover_games)
+            games = shared_games(tuple(g if home_present else (g[1], g[0]) for g in self.cfg.walkover_games))
             if not ok:
                 return None
             return Board(i + 1, sides["home"], sides["away"], games, win if home_present else 0,

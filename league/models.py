@@ -264,5 +264,8 @@ class League:
     pages: list
     news: list
     content_dir: str = "content"
-    precomputed: dict = field(default_factory=dict)   # (season, stage id) -> StageResult from the cache
-    stage_keys: dict = field(default_factory=dict)    # (season, stage id) -> cache key
+    # computed while loading (and kept in the cache), by the file's path (two files may give the same id)
+    precomputed: dict = field(default_factory=dict)   # stage file -> StageResult
+    stage_keys: dict = field(default_factory=dict)    # stage file -> cache key
+    stage_warnings: dict = field(default_factory=dict)  # stage file -> warnings about its classification
+    championship_results: dict = field(default_factory=dict)  # championship file -> ChampionshipResult

@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from league.cache import by_fields
 from league.errors import Diagnostics, SourceMark
 from league.models import DrawRecord, QuatrilhoConfig
 from league.rules import quatrilho as R
@@ -161,9 +162,34 @@ def table_sum(qr: QRound, table: Table, stake: int) -> tuple[int, int, str]:
 
 
 def load_championship(loader, league, season, path: Path) -> Optional[Championship]:
-    """One championship file → Championship, or None; every problem goes to loader.diags (Loader.load_seasons)."""
+    """One championship file → Championship, or None; every problem goes to loader.diags (Loader.load_seasons).
+    Like a stage (Loader.load_stage): from the cache, with its classification and the warnings its loading
+    produced, when its bytes and everything it depends on (players, the season's settings, league's code) are
+    unchanged; otherwise checked and classified, then cached when it has no errors."""
+    from league.cache import digest
+    cache = loader.cache
+    key = None
+    if cache is not None and path.is_file():
+        try:
+            key = digest("championship", loader.rel(path), path.read_bytes(), loader.deps_digest(), season.quatrilho)
+        except OSError:
+            key = None
+        if key is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                champ, diags, result = hit
+                loader.diags.extend(diags)
+                league.championship_results[champ.path] = result
+                return champ
     from league.quatrilho_loader import ChampionshipLoader
-    return ChampionshipLoader(loader, league, season, path).load()
+    before = len(loader.diags.items)
+    champ = ChampionshipLoader(loader, league, season, path).load()
+    new = loader.diags.items[before:]
+    if champ is not None and key is not None and not any(d.level == "error" for d in new):
+        result = compute_championship(champ)
+        league.championship_results[champ.path] = result
+        cache.put(key, (champ, list(new), result))
+    return champ
 
 
 # ---------------------------------------------------------------- classification
@@ -181,6 +207,7 @@ class Cell:
     disqualified: bool = False    # disqualified during this round
 
 
+@by_fields
 @dataclass
 class Line:
     """One line of a championship classification."""
@@ -210,6 +237,7 @@ class Line:
         return [c.result or 0 for c in self.cells]
 
 
+@by_fields
 @dataclass
 class ChampionshipResult:
     championship: Championship
@@ -287,9 +315,11 @@ def needs_decision(res: ChampionshipResult, block: list[Line]) -> bool:
             and min(places) <= decisive_places(res.championship.config, res))
 
 
-def compute_season(season_result, diags: Diagnostics) -> None:
-    """Classifies every championship of the season and lists the state qualifiers (Art. 21–23)."""
-    results = [compute_championship(ch) for ch in season_result.season.championships]
+def compute_season(season_result, diags: Diagnostics, precomputed: Optional[dict] = None) -> None:
+    """Classifies every championship of the season and lists the state qualifiers (Art. 21–23). `precomputed`:
+    championship file (its path) -> ChampionshipResult already computed (League.championship_results)."""
+    results = [(precomputed or {}).get(ch.path) or compute_championship(ch)
+               for ch in season_result.season.championships]
     for res in results:
         _warnings(res, diags)
     season_result.championships = results

@@ -6,11 +6,13 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Optional, Sequence
 
+from league.cache import by_fields
 from league.models import Stage
 from league.standings.core import Metric, RankContext, Ranked, Row, rank
 from league.standings.truco import rank_pairs, rank_teams
 
 
+@by_fields
 @dataclass
 class Place:
     """One line of a classification: who, where, tied or not, points earned, and why it is there."""
@@ -27,6 +29,7 @@ class Place:
     extra: dict = field(default_factory=dict)
 
 
+@by_fields
 @dataclass
 class GroupTable:
     phase: str
@@ -35,6 +38,7 @@ class GroupTable:
     mark: Any
 
 
+@by_fields
 @dataclass
 class StageResult:
     stage: Stage
@@ -54,6 +58,10 @@ def shared_points(table: Sequence, first: int, count: int) -> Decimal:
     return (sum(pts) / count).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP).normalize() if count else Decimal(0)
 
 
+_ZERO = Decimal(0)
+_POINTS: dict = {}   # one Decimal per distinct value and form (str: 2E+1 and 20 are equal but print apart)
+
+
 def _award(places: list[Place], table: Sequence, final: bool) -> None:
     """Ranking points by place, shared places averaged; nothing for a stage not final or a disqualified entry."""
     i = 0
@@ -62,9 +70,10 @@ def _award(places: list[Place], table: Sequence, final: bool) -> None:
         while j + 1 < len(places) and places[j + 1].position == places[i].position and places[i].tied:
             j += 1
         count = j - i + 1
-        pts = shared_points(table, places[i].position, count) if final else Decimal(0)
+        pts = shared_points(table, places[i].position, count) if final else _ZERO
+        pts = _POINTS.setdefault(str(pts), pts)
         for p in places[i:j + 1]:
-            p.points = Decimal(0) if p.disqualified else pts
+            p.points = _ZERO if p.disqualified else pts
         i = j + 1
 
 
@@ -233,6 +242,7 @@ def _renumber(places: list[Place], start: int = 1, how: str | None = None) -> li
 
 # ---------------------------------------------------------------- annual rankings (Truco 12.1, 12.2)
 
+@by_fields
 @dataclass
 class AnnualEntry:
     key: Any

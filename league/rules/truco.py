@@ -13,6 +13,17 @@ from league.models import Board, Match, TrucoConfig
 _GAME = re.compile(r"^(\d{1,3})-(\d{1,3})$")
 
 
+_SHARED: dict = {}  # every game score and board line once: see shared_games
+
+
+def shared_games(games: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The same board line (and the same game score) as one tuple, shared by every board that has it: a
+    season repeats a few hundred of them over tens of thousands of boards, so the loaded stages (and their
+    cached copies) hold far fewer objects. Only valid lines are kept, so the table stays small."""
+    games = tuple(_SHARED.setdefault(g, g) for g in games)
+    return _SHARED.setdefault(games, games)
+
+
 @dataclass(frozen=True)
 class ParsedScore:
     games: Optional[tuple[tuple[int, int], ...]]
@@ -55,7 +66,7 @@ def parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore
     if max(hg, ag) < win:
         return None, (f"jogo incompleto: {hg}x{ag} em partidas; uma dupla precisa vencer {win}"), \
             f"um jogo tem {win} ou {2 * win - 1} partidas"
-    return ParsedScore(tuple(pairs), hg, ag), None, None
+    return ParsedScore(shared_games(tuple(pairs)), hg, ag), None, None
 
 
 def game_error(h: int, a: int, cfg: TrucoConfig) -> Optional[str]:

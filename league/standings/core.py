@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Sequence
 
+from league.cache import by_fields
 
+
+@by_fields
 @dataclass
 class Row:
     """The metrics of one entry (team, pair or player) over a scope."""
