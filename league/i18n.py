@@ -274,11 +274,12 @@ def install(env, locale: Optional[str] = None) -> None:
 #   {% endtrans %}` or `pgettext("abbreviation: wins", "V")` with constant arguments give the same Markup on
 #   every page; it is computed at compile time by calling the installed gettext function itself, and the
 #   compiled template holds the text. With variables (`_("%(points)s pts", points=…)`, `{% trans year=… %}`)
-#   only the catalog lookup is done then, and the template computes `Markup(translation) % {…}` as Jinja2's
-#   newstyle gettext does, without its three nested calls. Templates keep the ordinary gettext syntax, so
-#   `make translations` still extracts them;
+#   only the catalog lookup is done then, and the template computes what Jinja2's newstyle gettext does,
+#   `Markup(translation) % {…}`, without its three nested calls (with a `%(key)s`-only translation, the usual
+#   case, by `format_text`: each value escaped once, no Markup machinery). Templates keep the ordinary
+#   gettext syntax, so `make translations` still extracts them;
 # - `{{ value }}`: escaped by `escape_output`, markupsafe's escaping without a Markup object per value;
-# - `row.pos` on a dict: the key directly, instead of first failing an attribute lookup.
+# - `row.pos` on a dict: the key read in place, instead of a call that first fails an attribute lookup.
 
 _GETTEXT_NAMES = ("_", "gettext", "pgettext", "ngettext", "npgettext")
 
@@ -314,13 +315,22 @@ def speed_up(env, catalog: Translations) -> None:
             else:
                 super()._output_child_pre(node, frame, finalize)
 
+        def visit_Getattr(self, node, frame):
+            if (node.ctx != "load" or self.environment.is_async or self.environment.sandboxed
+                    or hasattr({}, node.attr)):
+                return super().visit_Getattr(node, frame)
+            # `row.pos`: Jinja2's environment.getattr tries an attribute first, which a dict does not have
+            # (names such as `items` went above), then the key; a plain dict holding it answers at once
+            self.write("(_league_o[%r] if type(_league_o := " % node.attr)
+            self.visit(node.node, frame)
+            self.write(") is dict and %r in _league_o else environment.getattr(_league_o, %r))"
+                       % (node.attr, node.attr))
+
     env.code_generator_class = CodeGenerator
     # context-taking, so never evaluated at compile time (where the output would be escaped once more)
     env.filters[_TEXT_FILTER], env.filters[_MARKUP_FILTER] = pass_context(format_text), pass_context(format_markup)
     if env.cache is not None:
         env.cache.clear()  # templates compiled for another catalog
-    if not getattr(env.getattr, "league_fast", False):
-        env.getattr = _dict_first_getattr(env.getattr)
 
 
 def escape_output(s: Any) -> str:
@@ -348,26 +358,6 @@ def format_text(context, values: dict, text: str, keys: tuple) -> str:
 def format_markup(context, values: dict, text: str, keys: tuple) -> Markup:
     """`Markup(text) % values`, for a value a template keeps (`{% set %}`, a macro argument)."""
     return Markup(text % {k: escape_output(values[k]) for k in keys})
-
-
-def _dict_first_getattr(slow):
-    """Environment.getattr answering a plain dict's key at once. Jinja2 tries an attribute first, which a dict
-    has only for names such as `items` or `values`: those still go the usual way, as does anything else."""
-    key_only: dict = {}  # attribute name → True when no dict has an attribute of that name
-
-    def getattr_(obj, attribute):
-        if type(obj) is dict:
-            plain = key_only.get(attribute)
-            if plain is None and isinstance(attribute, str):
-                plain = key_only[attribute] = not hasattr({}, attribute)
-            if plain:
-                try:
-                    return obj[attribute]
-                except KeyError:
-                    pass
-        return slow(obj, attribute)
-    getattr_.league_fast = True
-    return getattr_
 
 
 def _fold_text(env, name, tree, installed: dict, lookups: dict) -> None:
@@ -418,6 +408,7 @@ def _fold_text(env, name, tree, installed: dict, lookups: dict) -> None:
             return nodes.Mod(nodes.Const(text), pairs, lineno=call.lineno)
         if "%" not in _PLACEHOLDER.sub("", text):
             keys = tuple(dict.fromkeys(k for k in _PLACEHOLDER.findall(text) if k))
+            output = output and env.finalize is None  # (a finalize would be handed escaped text)
             return nodes.Filter(pairs, _TEXT_FILTER if output else _MARKUP_FILTER,
                                 [nodes.Const(text), nodes.Const(keys)], [], None, None, lineno=call.lineno)
         return nodes.Mod(nodes.Const(Markup(text)), pairs, lineno=call.lineno)

@@ -1,6 +1,6 @@
 """Rendering shortcuts change no output (league/i18n.py, "Jinja2: the same output, faster"): interface text
 translated when a template is compiled, `{{ … }}` escaped without a Markup per value, a dict's keys read
-directly. Every page of the demo site, in both languages, is rendered with and without them and compared
+in place. Every page of the demo site, in both languages, is rendered with and without them and compared
 byte for byte; small templates pin the corner cases (escaping, `%`, names a template rebinds, errors)."""
 from __future__ import annotations
 
@@ -116,6 +116,9 @@ CASES = [
     # dicts: keys, and the names that are dict attributes
     '{{ row.pos }}|{{ row.name }}|{{ row["items"] }}|{{ row.items is callable }}|{{ row.values is callable }}'
     '|{{ row.missing is defined }}|{% for r in rows %}{{ r.pos }} {{ r.team }};{% endfor %}',
+    '{% for r in rows if r.pos != "2º" %}{{ r.team }}{% endfor %}|{{ row.pos if row.name else rows[1].pos }}'
+    '|{{ [row.pos, rows[0].team, rows[1].pos]|join("/") }}|{{ (row.pos ~ rows[0].team)|length }}',
+    '{% macro wrap() %}[{{ caller(rows[0]) }}]{% endmacro %}{% call(r) wrap() %}{{ r.team }}{{ row.pos }}{% endcall %}',
     '{{ row.missing }}',
     '{{ row.pos.missing }}',
 ]
@@ -150,6 +153,15 @@ def test_english_text_is_compiled_in():
 def test_escape_output_is_markupsafes_escape():
     for v in [CTX[k] for k in CTX if k not in ("row", "rows")] + ["", "&amp;", "a\u00a0b", 0, -1, 2 ** 70, False]:
         assert i18n.escape_output(v) == str(escape(v))
+
+
+def test_with_a_finalize_too():
+    def make(speed):
+        env = _env(speed)
+        env.finalize = lambda v: "∅" if v is None else v
+        return env
+    for source in CASES:
+        assert _render(make(True), source, **CTX) == _render(make(False), source, **CTX), source
 
 
 def test_dict_subclass_and_objects_keep_jinjas_lookup():
