@@ -8,10 +8,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from league.errors import SourceMark
 
+_tuple_new = tuple.__new__
 PairId = tuple[str, str]  # the two player ids, sorted: a pair is the unordered set of its players
 
 
@@ -62,9 +63,10 @@ class Player:
     mark: SourceMark
 
 
-@dataclass(frozen=True)
-class Board:
-    """One board (jogo): a home pair against an away pair, best of three games (partidas)."""
+class Board(NamedTuple):
+    """One board (jogo): a home pair against an away pair, best of three games (partidas).
+    (A NamedTuple, like SourceMark: an archive has tens of thousands, and a tuple is built and read back from
+    the cache several times faster than a dataclass.)"""
 
     number: int                      # 1-based board number inside the match
     home_pair: Optional[PairId]      # None when a whole match is a walkover
@@ -84,6 +86,9 @@ class Board:
         if self.games is None:
             return f"{self.home_games}-{self.away_games}"
         return " ".join(f"{h}-{a}" for h, a in self.games)
+
+    def __reduce__(self):
+        return _tuple_new, (type(self), tuple(self))   # C, not the NamedTuple's Python __new__
 
 
 @dataclass(frozen=True)
