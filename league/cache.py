@@ -133,12 +133,18 @@ class Cache:
     def put(self, key: str, value: Any) -> None:
         if self.dir is None:
             return
+        self.put_pickled(key, pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def put_pickled(self, key: str, data: bytes) -> None:
+        """put(), given pickle.dumps((key, value)) already (a load worker sends the same bytes back)."""
+        if self.dir is None:
+            return
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".tmp{os.getpid()}")
             with open(tmp, "wb") as fh:
-                fh.write(pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+                fh.write(data)
             os.replace(tmp, path)
         except OSError as exc:
             self.warnings.append(f"não foi possível gravar o cache ({exc.strerror}); seguindo sem ele")

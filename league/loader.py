@@ -3,6 +3,7 @@ score, with all problems collected and reported together."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -31,6 +32,8 @@ class Loader:
         # cache entries of the files every other file depends on (clubs, players, pages): written only when
         # the whole content loads without errors (a failed build writes nothing that was not there)
         self.deferred: list = []
+        self.workers = 1      # processes that loaded the files not in the cache (run_tasks)
+        self.fallbacks = 0    # worker shares loaded here instead because the worker failed
 
     def rel(self, path: Path) -> str:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
@@ -286,9 +289,12 @@ class Loader:
 
     # ------------------------------------------------------------------ seasons
     def load_seasons(self, league: League) -> None:
+        """Every season folder: season.yaml here, then its stage and championship files as tasks (run_tasks:
+        from the cache, or loaded, in parallel when there are many), put back in this order."""
         root = self.content / "seasons"
         if not root.is_dir():
             return
+        tasks: list[_Task] = []
         for sdir in sorted(p for p in root.iterdir() if p.is_dir()):
             if not YEAR.match(sdir.name):
                 self.diags.error(SourceMark(self.rel(sdir)), f"pasta de temporada \"{sdir.name}\" inválida",
@@ -317,26 +323,29 @@ class Loader:
                 for f in sorted(tdir.iterdir()):
                     if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
                         # not only regular files: a folder or a broken link named .yaml is reported, not skipped
-                        stage = self.load_stage(league, season, f)
-                        if stage:
-                            season.stages.append(stage)
+                        tasks.append(_Task(season, "stage", f, len(self.diags.items)))
                     elif f.is_file() and not f.name.startswith("."):
                         self.diags.warning(SourceMark(self.rel(f)), "arquivo ignorado: só arquivos .yaml são lidos aqui")
-            season.stages.sort(key=lambda s: (s.date, s.id))
             qdir = sdir / "quatrilho"
             if qdir.is_dir():
-                try:
-                    from league.quatrilho import load_championship
-                except ImportError:  # pragma: no cover - until the Quatrilho loader exists
-                    load_championship = None
                 for f in sorted(qdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and not f.name.startswith(".") and load_championship:
-                        champ = load_championship(self, league, season, f)
-                        if champ:
-                            season.championships.append(champ)
-                season.championships.sort(key=lambda c: (c.date, c.id))
+                    if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
+                        tasks.append(_Task(season, "championship", f, len(self.diags.items)))
             league.seasons.append(season)
-
+        done = self.run_tasks(league, tasks)
+        # diagnostics and files in the order of a one-by-one load: each task's diagnostics where it would have run
+        items, merged, prev = self.diags.items, [], 0
+        for task, (obj, diags) in zip(tasks, done):
+            merged += items[prev:task.at]
+            merged += diags
+            prev = task.at
+            if obj:
+                (task.season.stages if task.kind == "stage" else task.season.championships).append(obj)
+        merged += items[prev:]
+        items[:] = merged
+        for season in league.seasons:
+            season.stages.sort(key=lambda s: (s.date, s.id))
+            season.championships.sort(key=lambda c: (c.date, c.id))
 
     def deps_digest(self) -> str:
         """What every stage file depends on besides itself: the clubs and players it references."""
@@ -345,39 +354,218 @@ class Loader:
             self._deps = digest(code_version(), *(b"" if data is None else data for data in self.registry_bytes()))
         return self._deps
 
-    def load_stage(self, league: League, season: Season, path: Path) -> Optional[Stage]:
-        """A stage from the cache when its bytes and everything it depends on are unchanged; otherwise
-        parsed, validated and classified, then cached (with the warnings it produced)."""
+    # ------------------------------------------------------------------ stage and championship files
+    def run_tasks(self, league: League, tasks: list[_Task]) -> list[tuple[Any, list]]:
+        """(stage or championship or None, its diagnostics) for every task, in order. A file whose bytes and
+        everything it depends on are unchanged comes from the cache; the others are parsed, validated and
+        classified (then cached, with the warnings they produced), by forked workers when there are many."""
+        keys = [self.task_key(t) for t in tasks]
+        done: list = [None] * len(tasks)
+        todo = []
+        for i, (task, key) in enumerate(zip(tasks, keys)):
+            hit = self.cache.get(key) if key is not None else None
+            if hit is not None:
+                done[i] = self.task_use(league, task, key, hit)
+            else:
+                todo.append(i)
+        workers = self.workers = _load_workers(tasks, todo)
+        shares = _shares(tasks, todo, workers) if workers > 1 else [todo]
+        children = self.start_workers(league, tasks, keys, shares[1:]) if workers > 1 else []
+        try:
+            for i in shares[0]:
+                key, value = self.task_fresh(league, tasks[i], keys[i])
+                if key is not None:
+                    self.cache.put(key, value)
+                done[i] = self.task_use(league, tasks[i], key, value)
+            while children:
+                for i, (key, value) in self.finish_worker(league, tasks, keys, children[0]):
+                    done[i] = self.task_use(league, tasks[i], key, value)
+                children = children[1:]
+        finally:
+            for pid, fd, _ in children:   # an error here: leave no worker behind
+                _kill(pid, fd)
+        return done
+
+    def task_key(self, task: _Task) -> Optional[str]:
+        """Cache key of a stage or championship file: its path and bytes, the clubs and players it refers to,
+        the season's settings and league's code. None without a cache or when it is not a readable file."""
+        if self.cache is None or not task.path.is_file():
+            return None
         from league.cache import digest
-        key = None
-        if self.cache is not None and path.is_file():
-            try:
-                key = digest("stage", self.rel(path), path.read_bytes(), self.deps_digest(), season.truco)
-            except OSError:
-                key = None
-            if key is not None:
-                hit = self.cache.get(key)
-                if hit is not None:
-                    stage, diags, result, warnings = hit
-                    self.diags.extend(diags)
-                    league.precomputed[stage.path] = result
-                    league.stage_keys[stage.path] = key
-                    league.stage_warnings[stage.path] = warnings
-                    return stage
+        try:
+            data = task.path.read_bytes()
+        except OSError:
+            return None
+        settings = task.season.truco if task.kind == "stage" else task.season.quatrilho
+        return digest(task.kind, self.rel(task.path), data, self.deps_digest(), settings)
+
+    def task_fresh(self, league: League, task: _Task, key: Optional[str]) -> tuple[Optional[str], tuple]:
+        """Load the file and return (key, cache entry) — for a stage (stage, diagnostics, StageResult, warnings
+        of its classification), for a championship (championship, diagnostics, ChampionshipResult) — or, when it
+        cannot be cached (no key, errors), (None, the same with None for the computed parts). Its diagnostics
+        are taken out of self.diags (they travel in the entry)."""
         before = len(self.diags.items)
-        stage = StageLoader(self, league, season, path).load()
+        if task.kind == "stage":
+            obj = StageLoader(self, league, task.season, task.path).load()
+        else:
+            from league.quatrilho import load_championship
+            obj = load_championship(self, league, task.season, task.path)
         new = self.diags.items[before:]
-        if stage is not None and key is not None and not any(d.level == "error" for d in new):
+        del self.diags.items[before:]
+        if obj is None or key is None or any(d.level == "error" for d in new):
+            return None, ((obj, new, None, None) if task.kind == "stage" else (obj, new, None))
+        if task.kind == "stage":
             from league.compute import stage_warnings
             from league.ranking import classify
-            result = classify(stage)
+            result = classify(obj)
             warnings = Diagnostics()   # what compute reports about the classification (ties, draws…)
             stage_warnings(result, warnings)
-            league.precomputed[stage.path] = result
-            league.stage_keys[stage.path] = key
-            league.stage_warnings[stage.path] = warnings.items
-            self.cache.put(key, (stage, list(new), result, warnings.items))
-        return stage
+            return key, (obj, new, result, warnings.items)
+        from league.quatrilho import compute_championship
+        return key, (obj, new, compute_championship(obj))
+
+    def task_use(self, league: League, task: _Task, key: Optional[str], value: tuple) -> tuple[Any, list]:
+        """Record what a cache entry (or task_fresh) computed; (the stage or championship, its diagnostics)."""
+        if task.kind == "stage":
+            stage, diags, result, warnings = value
+            if result is not None:
+                league.precomputed[stage.path] = result
+                league.stage_keys[stage.path] = key
+                league.stage_warnings[stage.path] = warnings
+            return stage, diags
+        champ, diags, result = value
+        if result is not None:
+            league.championship_results[champ.path] = result
+        return champ, diags
+
+    def start_workers(self, league: League, tasks: list[_Task], keys: list, shares: list[list[int]]) -> list:
+        """Fork one worker per share: it loads its files (task_fresh), writes their cache entries and sends
+        back [(task index, pickle of (key, entry))] — the bytes it cached — with the cache's warnings."""
+        import os
+        import pickle
+        from importlib import import_module
+        for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
+            import_module(module)   # everything a worker runs is imported before forking
+        self.deps_digest()
+        children = []
+        try:
+            for share in shares:
+                r, w = os.pipe()
+                pid = os.fork()
+                if pid == 0:   # worker: never returns
+                    code = 0
+                    try:
+                        os.close(r)
+                        out = []
+                        for i in share:
+                            key, value = self.task_fresh(league, tasks[i], keys[i])
+                            data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+                            if key is not None:
+                                self.cache.put_pickled(key, data)
+                            out.append((i, data))
+                        state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
+                        payload = pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL)
+                    except BaseException:  # noqa: BLE001 - the parent loads this share itself
+                        payload, code = b"", 1
+                    try:
+                        with os.fdopen(w, "wb") as fh:
+                            fh.write(payload)
+                    finally:
+                        os._exit(code)
+                os.close(w)
+                children.append((pid, r, share))
+        except BaseException:
+            for pid, fd, _ in children:
+                _kill(pid, fd)
+            raise
+        return children
+
+    def finish_worker(self, league: League, tasks: list[_Task], keys: list, child) -> list[tuple[int, tuple]]:
+        """A worker's [(task index, (key, entry))]; if it failed, its share is loaded here instead."""
+        import os
+        import pickle
+        pid, fd, share = child
+        with os.fdopen(fd, "rb") as fh:
+            data = fh.read()
+        _, status = os.waitpid(pid, 0)
+        if status == 0 and data:
+            out, state = pickle.loads(data)
+            if state is not None and self.cache is not None:
+                warnings, gone = state
+                self.cache.warnings += [w for w in warnings if w not in self.cache.warnings]
+                if gone:
+                    self.cache.dir = None
+            return [(i, pickle.loads(item)) for i, item in out]
+        self.fallbacks += 1
+        got = []
+        for i in share:
+            key, value = self.task_fresh(league, tasks[i], keys[i])
+            if key is not None:
+                self.cache.put(key, value)
+            got.append((i, (key, value)))
+        return got
+
+
+@dataclass
+class _Task:
+    """A stage or championship file to load (Loader.run_tasks); `at`: where its diagnostics go."""
+
+    season: Season
+    kind: str    # "stage" | "championship"
+    path: Path
+    at: int
+
+
+# a parallel load pays for itself from about this much to parse (a fork and reading the results back cost
+# some tens of milliseconds); tests lower them to run the parallel path on small content
+PARALLEL_MIN_FILES = 4
+PARALLEL_MIN_BYTES = 400_000
+
+
+def _load_workers(tasks: list[_Task], todo: list[int]) -> int:
+    """How many processes load the files not in the cache: 1, or one per available core (at most 4)."""
+    import os
+    if len(todo) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    if cores < 2 or sum(_size(tasks[i].path) for i in todo) < PARALLEL_MIN_BYTES:
+        return 1
+    return min(cores, 4, len(todo))
+
+
+def _shares(tasks: list[_Task], todo: list[int], n: int) -> list[list[int]]:
+    """todo split in n shares of about the same bytes, biggest files first; share 0 (this process, which also
+    reads the others' results back) a little smaller. Each share in task order."""
+    shares: list[list[int]] = [[] for _ in range(n)]
+    load = [0.0] * n
+    for i in sorted(todo, key=lambda i: (-_size(tasks[i].path), i)):
+        k = min(range(n), key=lambda k: (load[k] * (1.15 if k == 0 else 1.0), k))
+        shares[k].append(i)
+        load[k] += _size(tasks[i].path) + 1
+    return [sorted(s) for s in shares]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _kill(pid: int, fd: int) -> None:
+    import os
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
 
 
 def _truco_dump(cfg: TrucoConfig) -> dict:

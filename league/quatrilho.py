@@ -162,34 +162,10 @@ def table_sum(qr: QRound, table: Table, stake: int) -> tuple[int, int, str]:
 
 
 def load_championship(loader, league, season, path: Path) -> Optional[Championship]:
-    """One championship file → Championship, or None; every problem goes to loader.diags (Loader.load_seasons).
-    Like a stage (Loader.load_stage): from the cache, with its classification and the warnings its loading
-    produced, when its bytes and everything it depends on (players, the season's settings, league's code) are
-    unchanged; otherwise checked and classified, then cached when it has no errors."""
-    from league.cache import digest
-    cache = loader.cache
-    key = None
-    if cache is not None and path.is_file():
-        try:
-            key = digest("championship", loader.rel(path), path.read_bytes(), loader.deps_digest(), season.quatrilho)
-        except OSError:
-            key = None
-        if key is not None:
-            hit = cache.get(key)
-            if hit is not None:
-                champ, diags, result = hit
-                loader.diags.extend(diags)
-                league.championship_results[champ.path] = result
-                return champ
+    """One championship file → Championship, or None; every problem goes to loader.diags (Loader.load_seasons,
+    which also classifies it and keeps both in the cache)."""
     from league.quatrilho_loader import ChampionshipLoader
-    before = len(loader.diags.items)
-    champ = ChampionshipLoader(loader, league, season, path).load()
-    new = loader.diags.items[before:]
-    if champ is not None and key is not None and not any(d.level == "error" for d in new):
-        result = compute_championship(champ)
-        league.championship_results[champ.path] = result
-        cache.put(key, (champ, list(new), result))
-    return champ
+    return ChampionshipLoader(loader, league, season, path).load()
 
 
 # ---------------------------------------------------------------- classification

@@ -1,0 +1,128 @@
+"""Stage and championship files not in the cache are loaded by forked workers when there are many: the
+result, the diagnostics (even their order) and the cache they leave are those of a one-by-one load, and a
+worker that fails is replaced by loading its share in the main process."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import league.loader as L
+from league.build import check
+from league.errors import LeagueError
+from league.loader import Loader
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="parallel loading forks")
+
+
+@pytest.fixture
+def content(tmp_path) -> Path:
+    c = tmp_path / "content"
+    shutil.copytree(ROOT / "content", c)
+    return c
+
+
+def _workers(monkeypatch, n: int) -> None:
+    monkeypatch.setattr(L, "_load_workers", lambda tasks, todo: min(n, len(todo)) if todo else 1)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _items(loader: Loader) -> list:
+    return [(d.mark, d.level, d.message, d.hint, d.code) for d in loader.diags.items]
+
+
+def _load(content: Path, cache=None):
+    loader = Loader(content, cache)
+    league = loader.load()
+    return loader, league
+
+
+def _shape(league) -> list:
+    return [(s.year, [st.id for st in s.stages], [c.id for c in s.championships]) for s in league.seasons]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_parallel_load_equals_one_by_one_load(content, tmp_path, monkeypatch, n):
+    from league.api import api_files
+    one = check(content, cache_dir=False)
+    _workers(monkeypatch, n)
+    cache = tmp_path / "cache"
+    for cache_dir in (False, cache, cache):   # without a cache, filling it, reading it back
+        many = check(content, cache_dir=cache_dir)
+        assert api_files(many.results) == api_files(one.results)
+        assert [(str(d.mark), d.level, d.message, d.hint) for d in many.diagnostics] == \
+            [(str(d.mark), d.level, d.message, d.hint) for d in one.diagnostics]
+    loader, _ = _load(content, None)
+    assert loader.workers == n and loader.fallbacks == 0
+
+
+def test_diagnostics_come_in_the_order_of_a_one_by_one_load(content, monkeypatch):
+    truco, quat = content / "seasons/2026/truco", content / "seasons/2026/quatrilho"
+    _edit(truco / "etapa-1.yaml", "status: final", "statu: final")
+    _edit(truco / "etapa-4.yaml", "date:", "data:")
+    (truco / "notas.txt").write_text("rascunho\n", encoding="utf-8")
+    (truco / "etapa-9.yaml").write_text("name: [\n", encoding="utf-8")
+    _edit(quat / "concordia.yaml", "status: final", "status: encerrado")
+    one, league_one = _load(content)
+    assert sum(d.level == "error" for d in one.diags.items) >= 4
+    _workers(monkeypatch, 2)
+    many, league_many = _load(content)
+    assert many.workers == 2 and many.fallbacks == 0
+    assert _items(many) == _items(one)
+    assert _shape(league_many) == _shape(league_one)
+    with pytest.raises(LeagueError) as a:
+        check(content, cache_dir=False)
+    monkeypatch.undo()
+    with pytest.raises(LeagueError) as b:
+        check(content, cache_dir=False)
+    assert [d.format_text() for d in a.value.diagnostics] == [d.format_text() for d in b.value.diagnostics]
+
+
+def test_a_failing_worker_is_replaced_by_the_main_process(content, tmp_path, monkeypatch):
+    from league.api import api_files
+    one = check(content, cache_dir=False)
+    _workers(monkeypatch, 2)
+    parent = os.getpid()
+    fresh = Loader.task_fresh
+
+    def broken_in_worker(self, *args):
+        if os.getpid() != parent:
+            raise RuntimeError("worker crashed")
+        return fresh(self, *args)
+
+    monkeypatch.setattr(Loader, "task_fresh", broken_in_worker)
+    loader, league = _load(content, None)
+    assert loader.fallbacks == 1
+    cache = tmp_path / "cache"
+    many = check(content, cache_dir=cache)
+    assert api_files(many.results) == api_files(one.results)
+    again = check(content, cache_dir=cache)   # the main process cached the failed share
+    assert api_files(again.results) == api_files(one.results)
+
+
+def test_worker_cache_entries_are_read_back(content, tmp_path, monkeypatch):
+    """What the workers cached is found by the next (one-by-one) load: nothing is loaded again."""
+    cache_dir = tmp_path / "cache"
+    _workers(monkeypatch, 2)
+    check(content, cache_dir=cache_dir)
+    monkeypatch.undo()
+    from league.cache import Cache
+    cache = Cache(cache_dir)
+    loader, league = _load(content, cache)
+    assert cache.misses == 0 and not cache.warnings
+    assert set(league.precomputed) == {st.path for s in league.seasons for st in s.stages}
+    assert set(league.championship_results) == {c.path for s in league.seasons for c in s.championships}
+
+
+def test_small_content_is_loaded_in_one_process(content):
+    loader, _ = _load(content)
+    assert loader.workers == 1   # the demo is far below PARALLEL_MIN_BYTES: a fork would cost more than it saves
