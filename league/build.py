@@ -57,7 +57,23 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
 SEARCH_DIGEST = ".pagefind-digest"
 
 
-def _search_index(writer, stubs: dict, search: bool):
+def _stub_tree(writer, plan, search: bool):
+    """Where the workers write the search stubs while rendering, on a first build (no previous site
+    whose index could be reused): its folders made now, in sorted order (league/search.py)."""
+    from league import search as S
+    from league.render import SEARCH_KINDS
+    if not search or writer.previous is not None or not S.available():
+        return None
+    tree = writer.out.parent / f".{writer.out.name}.search-{os.getpid()}"
+    S.prepare_tree(tree, [job[0] for job in plan.jobs if job[1] in SEARCH_KINDS])
+    return tree
+
+
+def _trash(writer) -> Path:
+    return writer.out.parent / f".{writer.out.name}.trash-{os.getpid()}"
+
+
+def _search_index(writer, stubs: dict, search: bool, tree=None):
     """Start the search index of the new site (pagefind over the pages' searchable text, in the
     background); None when it can be reused as it is: the indexed text of every page (names, dates,
     places — not scores) is the same as in the previous site. Returns a handle whose wait() finishes it."""
@@ -65,6 +81,8 @@ def _search_index(writer, stubs: dict, search: bool):
     if not search or not S.available():
         return None
     digest = S.stubs_digest(stubs)
+    if tree is not None:
+        return S.start_index_tree(tree, writer.staging, trash=_trash(writer)), digest
     prev = writer.previous
     old_digest = None
     if prev is not None:
@@ -81,7 +99,7 @@ def _search_index(writer, stubs: dict, search: bool):
         writer.keep(sorted(kept))
         writer.put(SEARCH_DIGEST, digest)
         return None
-    handle = S.start_index_stubs(stubs, writer.staging)
+    handle = S.start_index_stubs(stubs, writer.staging, trash=_trash(writer))
     return handle, digest
 
 
@@ -125,10 +143,12 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     from league.api import season_api_files
     from league.i18n import using
     from league.render import plan_site, run_plan, workers_for
+    from league.search import write_stub
     from league.writer import SiteWriter
     incremental = cache_dir is not False
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
         writer = SiteWriter(out)
+        tree = None
         try:
             previous = _previous_record(content, out, cache_dir, writer) if incremental else None
             # the stages' signatures are reused even when out/ is new (they depend on the content only)
@@ -152,7 +172,9 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                     progress("gerando páginas", min(done[0] * n, total), total)
             if progress:
                 progress("gerando páginas", 0, total)
-            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats)
+            tree = _stub_tree(writer, plan, search)   # a first build: workers write the search stubs as they go
+            on_stub = (lambda path, text: write_stub(tree, path, text)) if tree else None
+            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats, on_stub=on_stub)
             for st in worker_stats:
                 writer.stats.merge(st)
             plan.jobs.clear()
@@ -162,7 +184,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                 record["signatures"] = plan.keys.signatures
             stubs = {path: m[2] for path, m in meta.items() if m[2] is not None}
             report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
-            index = _search_index(writer, stubs, search)   # pagefind runs while the rest is written
+            index = _search_index(writer, stubs, search, tree)   # pagefind runs while the rest is written
             if progress:
                 progress("escrevendo", 0, 0)
             for rel, data in sorted(chart_files.items()):
@@ -174,6 +196,9 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             record["paths"] = sorted(set(writer.stats.paths))
         except BaseException:
             writer.abort()
+            if tree is not None:
+                import shutil
+                shutil.rmtree(tree, ignore_errors=True)
             raise
     stats = writer.stats
     report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged

@@ -516,7 +516,7 @@ def render_page(plan: SitePlan, job) -> str:
     return plan.env.get_template(template).render(ctx)
 
 
-def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
+def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None) -> dict:
     """Render every n-th page starting at `index`, handing each (path, html) to `emit`; returns, per page,
     (key, the chart files it asked for, its search stub)."""
     try:
@@ -538,7 +538,10 @@ def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
         del touched[:]
         html = render_page(plan, job)
         emit(job[0], html)
-        meta[job[0]] = (job[4], tuple(touched), stub(html))
+        s = stub(html)
+        meta[job[0]] = (job[4], tuple(touched), s)
+        if s is not None and on_stub is not None:
+            on_stub(job[0], s)
     return meta
 
 
@@ -551,14 +554,14 @@ def workers_for(n_jobs: int) -> int:
     return workers
 
 
-def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[dict, dict, list]:
+def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None) -> tuple[dict, dict, list]:
     """Render every page of `plan`: in this process, or split across forked workers (each renders and
     emits its own share, so no process ever holds the whole site's HTML) when the site is large. `emit`
     runs in this process; `worker_emit` in a worker (default: emit); `worker_done()` returns, from a worker,
     what it must send back. Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
     if n == 1:
-        meta = _share(plan, 0, 1, emit)
+        meta = _share(plan, 0, 1, emit, on_stub)
         return meta, dict(plan.charts.files), []
     import gc
     import os
@@ -574,7 +577,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[
                 code = 0
                 try:
                     os.close(r)
-                    stubs = _share(plan, k, n, worker_emit or emit)
+                    stubs = _share(plan, k, n, worker_emit or emit, on_stub)
                     out = pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
                                        protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
@@ -588,7 +591,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[
                     os._exit(code)
             os.close(w)
             children.append((pid, r))
-        stubs = _share(plan, 0, n, emit)
+        stubs = _share(plan, 0, n, emit, on_stub)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:

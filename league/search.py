@@ -313,33 +313,77 @@ def _lock(tree: Path):
     return fh
 
 
+def prepare_tree(tree: Path, rels) -> None:
+    """A stub tree to be filled while pages are rendered (`write_stub`, from any process): every folder
+    created here first, in sorted order, so that the order in which the file system lists them — the
+    order pagefind numbers pages in (see Order above) — does not depend on which worker wrote first."""
+    for parent in sorted({_relpath(rel).rpartition("/")[0] for rel in rels}):
+        os.makedirs(os.path.join(tree, parent), exist_ok=True)
+
+
+def write_stub(tree: Path, rel: str, text: str) -> None:
+    with open(os.path.join(tree, _relpath(rel)), "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def remove_tree(tree: Path, trash: Path | None = None, background_over: int = 2000) -> None:
+    """Deletes a stub tree; with `trash` (a free path on the same file system), one of more than
+    `background_over` files is renamed there and deleted by a detached `rm -rf` (thousands of small
+    files take seconds to unlink; nobody needs to wait for it)."""
+    tree = Path(tree)
+    if not tree.exists():
+        return
+    count = 0
+    for _dirpath, _dirs, names in os.walk(tree):
+        count += len(names)
+        if count > background_over:
+            break
+    rm = shutil.which("rm")
+    if count > background_over and rm and trash is not None:
+        try:
+            os.rename(tree, trash)
+            subprocess.Popen([rm, "-rf", str(trash)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+            return
+        except OSError:
+            pass
+    shutil.rmtree(tree, ignore_errors=True)
+
+
 class StubIndexing:
     """pagefind running over a stub tree (see `start_index_stubs`). `wait()` waits for it, moves the
     index into place and removes the temporary files; `cancel()` stops it and removes them."""
 
-    def __init__(self, stubs: Mapping[str, str], dest: Path, quiet: bool = True,
-                 tree_dir: str | os.PathLike | None = None):
+    def __init__(self, stubs: Mapping[str, str] | None, dest: Path, quiet: bool = True,
+                 tree_dir: str | os.PathLike | None = None, tree: Path | None = None,
+                 trash: Path | None = None):
         self.dest = Path(dest)
         self._proc: subprocess.Popen | None = None
         self._result: bool | None = None
         self._log = None
         self._lock = None
         self._tmps: list[Path] = []
+        self._owned_tree = Path(tree) if tree is not None else None
+        self._trash = trash
         try:
-            files = [(_relpath(rel), text) for rel, text in stubs.items()]
             # pagefind's output, beside dest so that moving it into dest is a rename
             out = Path(tempfile.mkdtemp(prefix=f".{self.dest.name}.pagefind-", dir=self.dest.parent))
             self._tmps.append(out)
             self._index = out / "pagefind"
-            # the stub tree, on the site's file system (see Order above): kept in tree_dir between
-            # builds when given (and not in use by another build), else written beside dest and removed
-            if tree_dir is not None:
+            # the stub tree, on the site's file system (see Order above): already written (`tree`, removed
+            # afterwards), kept in tree_dir between builds when given (and not in use by another build),
+            # else written beside dest and removed
+            if tree is not None:
+                site = Path(tree)
+            elif tree_dir is not None:
                 self._lock = _lock(Path(tree_dir))
-            if self._lock is not None:
-                site = _sync_tree(Path(tree_dir), files)
+            if tree is not None:
+                pass
+            elif self._lock is not None:
+                site = _sync_tree(Path(tree_dir), [(_relpath(rel), text) for rel, text in stubs.items()])
             else:
                 site = out / "site"
-                _write_tree(site, files)
+                _write_tree(site, [(_relpath(rel), text) for rel, text in stubs.items()])
             self._log = open(out / "pagefind.log", "w+b")  # noqa: SIM115 — read in wait()
             self._proc = subprocess.Popen(_command(site, quiet, self._index), stdout=self._log,
                                           stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -386,8 +430,14 @@ class StubIndexing:
             self._lock.close()  # releases the kept tree
             self._lock = None
         for tmp in self._tmps:
+            site = tmp / "site"
+            if site.is_dir():
+                remove_tree(site, self._trash)
             shutil.rmtree(tmp, ignore_errors=True)
         self._tmps = []
+        if self._owned_tree is not None:
+            remove_tree(self._owned_tree, self._trash)
+            self._owned_tree = None
 
     def __enter__(self) -> StubIndexing:
         return self
@@ -414,7 +464,8 @@ class _NoIndexing:
 
 
 def start_index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,
-                      tree_dir: str | os.PathLike | None = None) -> StubIndexing | _NoIndexing:
+                      tree_dir: str | os.PathLike | None = None, trash: Path | None = None
+                      ) -> StubIndexing | _NoIndexing:
     """Writes the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`) into a stub tree and
     starts pagefind on it; returns at once. The caller does other work, then calls `handle.wait()` (True
     once `dest/pagefind` is in place; False when pagefind is not installed, nothing done; RuntimeError
@@ -426,7 +477,17 @@ def start_index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,
     build gets a temporary one)."""
     if not available():
         return _NoIndexing()
-    return StubIndexing(stubs, dest, quiet, tree_dir)
+    return StubIndexing(stubs, dest, quiet, tree_dir, trash=trash)
+
+
+def start_index_tree(tree: Path, dest: Path, quiet: bool = True, trash: Path | None = None
+                     ) -> StubIndexing | _NoIndexing:
+    """Like `start_index_stubs`, over a stub tree already written (`prepare_tree`/`write_stub`), which is
+    removed once pagefind is done (big trees in the background, see `remove_tree`)."""
+    if not available():
+        remove_tree(tree, trash)
+        return _NoIndexing()
+    return StubIndexing(None, dest, quiet, tree=tree, trash=trash)
 
 
 def index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,

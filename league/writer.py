@@ -110,8 +110,9 @@ def recover(out: Path) -> None:
         olds = sorted(parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
         if olds:
             os.rename(olds[-1], out)
-    for stale in parent.glob(f".{out.name}.old-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+    for pattern in (".old-*", ".search-*", ".trash-*"):   # an old site, search stubs, a tree left to delete
+        for stale in parent.glob(f".{out.name}{pattern}"):
+            shutil.rmtree(stale, ignore_errors=True)
 
 
 class SiteWriter:
