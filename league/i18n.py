@@ -278,7 +278,8 @@ def install(env, locale: Optional[str] = None) -> None:
 #   `Markup(translation) % {…}`, without its three nested calls (with a `%(key)s`-only translation, the usual
 #   case, by `format_text`: each value escaped once, no Markup machinery). Templates keep the ordinary
 #   gettext syntax, so `make translations` still extracts them;
-# - `{{ value }}`: escaped by `escape_output`, markupsafe's escaping without a Markup object per value;
+# - `{{ value }}`: escaped by `escape_output`, markupsafe's escaping without a Markup object per value, and
+#   the pieces of a line of output (text, values, text…) handed up to the page's join as one string;
 # - `row.pos` on a dict: the key read in place, instead of a call that first fails an attribute lookup.
 
 _GETTEXT_NAMES = ("_", "gettext", "pgettext", "ngettext", "npgettext")
@@ -314,6 +315,41 @@ def speed_up(env, catalog: Translations) -> None:
                     self.write(finalize.src)
             else:
                 super()._output_child_pre(node, frame, finalize)
+
+        def visit_Output(self, node, frame):
+            if frame.buffer is not None or frame.require_output_check or len(node.nodes) < 2:
+                return super().visit_Output(node, frame)
+            # one `yield` per {{ … }} and text between them would pass each piece up through every
+            # generator of the page (block, base template, child template): pieces go up joined instead
+            finalize = self._make_finalize()
+            body: list = []
+            for child in node.nodes:  # constants folded as Jinja2's visit_Output folds them
+                try:
+                    if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                        raise nodes.Impossible()
+                    const = self._output_child_to_const(child, frame, finalize)
+                except (nodes.Impossible, Exception):
+                    body.append(child)
+                    continue
+                if body and isinstance(body[-1], list):
+                    body[-1].append(const)
+                else:
+                    body.append([const])
+            if len(body) < 2:
+                return super().visit_Output(node, frame)
+            self.writeline("yield concat((")
+            self.indent()
+            for item in body:
+                if isinstance(item, list):
+                    self.writeline(self._output_const_repr(item) + ",")
+                else:
+                    self.newline(item)
+                    self._output_child_pre(item, frame, finalize)
+                    self.visit(item, frame)
+                    self._output_child_post(item, frame, finalize)
+                    self.write(",")
+            self.outdent()
+            self.writeline("))")
 
         def visit_Getattr(self, node, frame):
             if (node.ctx != "load" or self.environment.is_async or self.environment.sandboxed

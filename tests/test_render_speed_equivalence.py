@@ -155,6 +155,31 @@ def test_escape_output_is_markupsafes_escape():
         assert i18n.escape_output(v) == str(escape(v))
 
 
+LAYOUT = {
+    "base.html": '<title>{{ title }} · {{ _("Clubes") }}</title>{% block head %}<meta x="{{ name }}">{% endblock %}'
+                 '<main>{% block main %}{% endblock %}</main><p>{{ self.head() }}|{{ row.pos }}</p>',
+    "child.html": '{% extends "base.html" %}ignored {{ name }} outside blocks'
+                  '{% block main %}<h1>{{ title }}</h1>{% include "part.html" %}{{ super() }}'
+                  '{% for r in rows %}<td>{{ r.pos }}</td><td>{{ r.team }}</td>{% endfor %}{% endblock %}',
+    "dyn.html": '{% if flag %}{% extends "base.html" %}{% endif %}{% block main %}[{{ n }}]{% endblock %}x{{ n }}y',
+    "part.html": '<p>{{ name }} {{ _("%(x)s!", x=n) }}</p>{% from "m.html" import cell %}{{ cell(name) }}',
+    "m.html": '{% macro cell(v) %}<td>{{ v }}</td><td>{{ _("Pos.") }}</td>{% endmacro %}',
+}
+
+
+@pytest.mark.parametrize("name", ["base.html", "child.html", "dyn.html", "part.html"])
+def test_inheritance_includes_and_streaming(name):
+    def env(speed):
+        e = _env(speed)
+        e.loader = jinja2.DictLoader(LAYOUT)
+        return e
+    fast, plain = env(True), env(False)
+    for ctx in (dict(CTX, title="T<1>"), dict(CTX, title="T", flag=False)):
+        expected = plain.get_template(name).render(ctx)
+        assert fast.get_template(name).render(ctx) == expected
+        assert "".join(fast.get_template(name).generate(ctx)) == expected
+
+
 def test_with_a_finalize_too():
     def make(speed):
         env = _env(speed)
