@@ -120,7 +120,7 @@ def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None =
             bcc = None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             bytecode_cache=bcc)
+                             bytecode_cache=bcc, auto_reload=False)   # one build = one environment
     i18n.install(env, locale)  # gettext/ngettext, Babel's date, number and money filters, lang (league/i18n.py)
     env.filters.update(date_br=date_br, date_short=date_short, num=pts_text, signed=signed, pos=pos_text)
     env.globals.update(STATUS=STATUS, STATUS_M=STATUS_M, NAMES=NAMES)
