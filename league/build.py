@@ -192,6 +192,8 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             for rel, data in sorted(plan.files.items()):
                 writer.put(rel, data)
             _finish_search_index(writer, index)
+            if incremental:   # until this build is recorded, site/ may hold a mix: trust no record
+                _forget_build(content, out, cache_dir)
             writer.commit((previous or {}).get("paths"))
             record["paths"] = sorted(set(writer.stats.paths))
         except BaseException:
@@ -312,6 +314,13 @@ def _unchanged_build(content, out, templates, cache_dir, flags) -> BuildReport |
         return None
     return BuildReport(results=None, diagnostics=rec["diagnostics"], files=rec["files"], written=0,
                        unchanged=rec["files"])
+
+
+def _forget_build(content, out, cache_dir) -> None:
+    """Drop the previous build's record before site/ is changed: a build killed while applying leaves a
+    site that no record describes (the next build then renders every page)."""
+    from league.cache import Cache, default_dir
+    Cache(cache_dir or default_dir(content)).put(_record_key(out), None)
 
 
 def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None) -> None:

@@ -56,6 +56,8 @@ def _apply(staging: Path, out: Path) -> None:
     """Move every staged file into out/, delete the files listed in the commit record, drop staging."""
     record = (staging / COMMIT).read_text(encoding="utf-8").split("\n")
     made: set[str] = set()
+    crash = int(os.environ.get("LEAGUE_TEST_CRASH_APPLY", "0") or 0)  # tests: die like a kill mid-apply
+    moved = 0
     for dirpath, dirnames, filenames in os.walk(staging):
         dirnames.sort()
         rel_dir = os.path.relpath(dirpath, staging)
@@ -73,6 +75,9 @@ def _apply(staging: Path, out: Path) -> None:
             if os.path.isdir(target):
                 shutil.rmtree(target)
             os.replace(os.path.join(dirpath, name), target)
+            moved += 1
+            if crash and moved >= crash:
+                os._exit(137)
     dirs: set[str] = set()
     for rel in record:
         if not rel:

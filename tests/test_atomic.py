@@ -97,3 +97,32 @@ def test_killed_first_build_leaves_no_site(tmp_path):
     build(content, out)
     assert temp_dirs(out) == []
     assert (out / "index.html").is_file()
+
+
+def test_build_killed_while_applying_is_finished_by_the_next_one_which_trusts_no_old_record(tmp_path):
+    """A build that dies after staging, while moving its files into site/ (LEAGUE_TEST_CRASH_APPLY makes it
+    exit after N files, like a kill), leaves a committed staging folder: the next build applies it first.
+    That site is the killed build's, which no record describes; so even when the content is back to what
+    the last *recorded* build saw, the next build must not keep pages by the old record's keys."""
+    content = copy_base(tmp_path / "src")
+    out = tmp_path / "out" / "site"
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), LEAGUE_CACHE_DIR=str(cache))
+
+    def run(extra=None):
+        return subprocess.run([sys.executable, "-m", "league", "build", "--content", str(content), "--out",
+                               str(out)], cwd=ROOT, env={**env, **(extra or {})}, capture_output=True, text=True)
+    assert run().returncode == 0
+    league = content / "league.yaml"
+    original = league.read_text(encoding="utf-8")
+    league.write_text(original.replace("Federação de Teste", "Federação Renomeada"), encoding="utf-8")
+    killed = run({"LEAGUE_TEST_CRASH_APPLY": "5"})
+    assert killed.returncode == 137, killed.stderr
+    assert any(".new-" in p.name for p in temp_dirs(out))       # committed staging left behind
+    league.write_text(original, encoding="utf-8")               # back to the recorded build's content
+    assert run().returncode == 0
+    assert temp_dirs(out) == []
+    fresh = tmp_path / "fresh" / "site"
+    build(content, fresh)
+    assert files(out) == files(fresh)
+    assert not any(b"Federa\xc3\xa7\xc3\xa3o Renomeada" in b for b in files(out).values())
