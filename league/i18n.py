@@ -280,7 +280,8 @@ def install(env, locale: Optional[str] = None) -> None:
 #   gettext syntax, so `make translations` still extracts them;
 # - `{{ value }}`: escaped by `escape_output`, markupsafe's escaping without a Markup object per value, and
 #   the pieces of a line of output (text, values, text…) handed up to the page's join as one string;
-# - `row.pos` on a dict: the key read in place, instead of a call that first fails an attribute lookup.
+# - `row.pos` on a dict: the key read in place, instead of a call that first fails an attribute lookup;
+# - a page's context: the globals merged into it by dict.update, not key by key through a ChainMap.
 
 _GETTEXT_NAMES = ("_", "gettext", "pgettext", "ngettext", "npgettext")
 
@@ -288,6 +289,7 @@ _GETTEXT_NAMES = ("_", "gettext", "pgettext", "ngettext", "npgettext")
 def speed_up(env, catalog: Translations) -> None:
     """Compile `env`'s templates for `catalog` (installed with newstyle gettext) as described above."""
     from jinja2 import nodes, pass_context
+    from jinja2.runtime import new_context
 
     installed = {name: env.globals.get(name) for name in _GETTEXT_NAMES}
     # the catalog lookups that the installed newstyle functions wrap (jinja2.ext's _install)
@@ -363,6 +365,24 @@ def speed_up(env, catalog: Translations) -> None:
                        % (node.attr, node.attr))
 
     env.code_generator_class = CodeGenerator
+
+    template_base = getattr(env.template_class, "league_base", env.template_class)
+
+    class Template(template_base):
+        league_base = template_base
+
+        def new_context(self, vars=None, shared=False, locals=None):
+            # Jinja2 copies a template's globals, a ChainMap (its own over the environment's), key by key in
+            # Python into every page's context; the same names and values merged here by dict.update
+            maps = getattr(self.globals, "maps", None)
+            if shared or maps is None:
+                return super().new_context(vars, shared, locals)
+            merged: dict = {}
+            for m in reversed(maps):
+                merged.update(m)
+            return new_context(self.environment, self.name, self.blocks, vars, False, merged, locals)
+
+    env.template_class = Template
     # context-taking, so never evaluated at compile time (where the output would be escaped once more)
     env.filters[_TEXT_FILTER], env.filters[_MARKUP_FILTER] = pass_context(format_text), pass_context(format_markup)
     if env.cache is not None:
@@ -401,14 +421,20 @@ def _fold_text(env, name, tree, installed: dict, lookups: dict) -> None:
     from jinja2 import nodes
     from jinja2.runtime import new_context
 
-    if tree.find(nodes.EvalContextModifier) is not None:
-        return  # {% autoescape %} blocks: escaping is not known at compile time
     # a template that binds one of the names itself keeps its calls as they are
-    bound = {n.name for n in tree.find_all(nodes.Name) if n.ctx != "load"}
-    bound |= {m.name for m in tree.find_all(nodes.Macro)}
-    bound |= {i.target for i in tree.find_all(nodes.Import)}
-    for imp in tree.find_all(nodes.FromImport):
-        bound |= {n if isinstance(n, str) else n[1] for n in imp.names}
+    bound = set()
+    for n in tree.find_all((nodes.Name, nodes.Macro, nodes.Import, nodes.FromImport, nodes.EvalContextModifier)):
+        if isinstance(n, nodes.EvalContextModifier):
+            return  # {% autoescape %} blocks: escaping is not known at compile time
+        if isinstance(n, nodes.Name):
+            if n.ctx != "load":
+                bound.add(n.name)
+        elif isinstance(n, nodes.Macro):
+            bound.add(n.name)
+        elif isinstance(n, nodes.Import):
+            bound.add(n.target)
+        else:
+            bound |= {x if isinstance(x, str) else x[1] for x in n.names}
     names = {n for n in _GETTEXT_NAMES if n not in bound}
     if "gettext" not in names:
         names.discard("_")  # `_` calls whatever `gettext` is

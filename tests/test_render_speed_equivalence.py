@@ -180,6 +180,16 @@ def test_inheritance_includes_and_streaming(name):
         assert "".join(fast.get_template(name).generate(ctx)) == expected
 
 
+def test_globals_of_the_environment_and_of_a_template():
+    for speed in (True, False):
+        env = _env(speed)
+        tpl = env.from_string("{{ late }} {{ own }} {{ STATUS }} {{ own is defined }}", globals={"own": "t<"})
+        env.globals.update(late="added after loading", STATUS="global")
+        assert tpl.render(STATUS="page") == "added after loading t&lt; page True"
+        assert tpl.render() == "added after loading t&lt; global True"
+        assert env.from_string("{{ own is defined }}").render() == "False"
+
+
 def test_with_a_finalize_too():
     def make(speed):
         env = _env(speed)
