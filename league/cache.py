@@ -56,19 +56,22 @@ def by_fields(cls):
     state dict copied into it, key by key). Attributes set outside the fields still travel (as state)."""
     import copyreg
     import dataclasses
+    from operator import attrgetter
     fields = dataclasses.fields(cls)
-    if not all(f.init for f in fields) or cls.__dataclass_params__.frozen:
-        raise TypeError(f"{cls.__name__}: by_fields needs a mutable dataclass whose fields are all in __init__")
+    if len(fields) < 2 or not all(f.init for f in fields) or cls.__dataclass_params__.frozen:
+        raise TypeError(f"{cls.__name__}: by_fields needs a mutable dataclass whose fields (2 or more) are all in "
+                        "__init__")
     names = tuple(f.name for f in fields)
+    values = attrgetter(*names)   # C: the tuple of field values
+    count = len(names)
 
     def __reduce__(self):
         d = self.__dict__
         if type(self) is not cls:  # a subclass may have fields of its own: pickle's default
             return copyreg.__newobj__, (type(self),), d
-        args = tuple([d[n] for n in names])
-        if len(d) != len(names):
-            return cls, args, {k: v for k, v in d.items() if k not in names}
-        return cls, args
+        if len(d) != count:
+            return cls, values(self), {k: v for k, v in d.items() if k not in names}
+        return cls, values(self)
 
     cls.__reduce__ = __reduce__
     return cls

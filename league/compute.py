@@ -48,18 +48,13 @@ def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
                 diags.extend(known)
             else:
                 stage_warnings(res, diags)
-        final_ids = [r.stage.id for r in stages if r.stage.is_final]
         keys = [league.stage_keys.get(st.path) for st in season.stages]
-        rkey = None
-        if cache is not None and all(keys):
-            from league.cache import digest
-            rkey = digest("season-rankings", season.year, keys)
+        rkey = rankings_key(season.year, keys) if cache is not None and all(keys) else None
         cached = cache.get(rkey) if rkey else None
         if cached is not None:
             clubs, pairs = cached
         else:
-            clubs = annual_ranking(club_entries(stages), final_ids)
-            pairs = annual_ranking(pair_entries(stages), final_ids)
+            clubs, pairs = season_rankings(stages)
             if rkey:
                 cache.put(rkey, (clubs, pairs))
         sr = SeasonResult(season, stages, clubs, pairs)
@@ -71,6 +66,19 @@ def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
             compute_season(sr, diags, league.championship_results)
         seasons.append(sr)
     return Results(league, seasons)
+
+
+def season_rankings(stages: list[StageResult]) -> tuple[list[AnnualEntry], list[AnnualEntry]]:
+    """The season's annual club and pair rankings from its stages' results, in the season's stage order."""
+    final_ids = [r.stage.id for r in stages if r.stage.is_final]
+    return annual_ranking(club_entries(stages), final_ids), annual_ranking(pair_entries(stages), final_ids)
+
+
+def rankings_key(year: str, stage_keys: list[str]) -> str:
+    """Cache key of a season's annual rankings: the cache keys of its stages (which cover everything a stage
+    depends on), in the season's stage order."""
+    from league.cache import digest
+    return digest("season-rankings", year, stage_keys)
 
 
 def _names(keys) -> str:

@@ -368,9 +368,10 @@ class Loader:
                 done[i] = self.task_use(league, task, key, hit)
             else:
                 todo.append(i)
-        workers = self.workers = _load_workers(tasks, todo)
-        shares = _shares(tasks, todo, workers) if workers > 1 else [todo]
-        children = self.start_workers(league, tasks, keys, shares[1:]) if workers > 1 else []
+        workers = _load_workers(tasks, todo)
+        shares = ([share for share in _shares(tasks, todo, workers) if share] if workers > 1 else []) or [todo]
+        self.workers = len(shares)
+        children = self.start_workers(league, tasks, keys, shares[1:])
         try:
             for i in shares[0]:
                 key, value = self.task_fresh(league, tasks[i], keys[i])
@@ -441,6 +442,8 @@ class Loader:
     def start_workers(self, league: League, tasks: list[_Task], keys: list, shares: list[list[int]]) -> list:
         """Fork one worker per share: it loads its files (task_fresh), writes their cache entries and sends
         back [(task index, pickle of (key, entry))] — the bytes it cached — with the cache's warnings."""
+        if not shares:
+            return []
         import os
         import pickle
         from importlib import import_module
@@ -456,13 +459,15 @@ class Loader:
                     code = 0
                     try:
                         os.close(r)
-                        out = []
+                        out, entries = [], {}
                         for i in share:
                             key, value = self.task_fresh(league, tasks[i], keys[i])
                             data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
                             if key is not None:
                                 self.cache.put_pickled(key, data)
                             out.append((i, data))
+                            entries[i] = (key, value)
+                        self.cache_rankings(tasks, share, entries)
                         state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
                         payload = pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL)
                     except BaseException:  # noqa: BLE001 - the parent loads this share itself
@@ -479,6 +484,27 @@ class Loader:
                 _kill(pid, fd)
             raise
         return children
+
+    def cache_rankings(self, tasks: list[_Task], share: list[int], entries: dict) -> None:
+        """In a worker: the annual rankings of every season whose stages it all loaded and could cache,
+        computed and cached as compute() would (it then reads them instead of ranking the season itself)."""
+        if self.cache is None:
+            return
+        from league.compute import rankings_key, season_rankings
+        mine = set(share)
+        seasons: dict = {}
+        for i, task in enumerate(tasks):
+            if task.kind == "stage":
+                seasons.setdefault(id(task.season), (task.season, []))[1].append(i)
+        for season, stage_tasks in seasons.values():
+            if not all(i in mine for i in stage_tasks):
+                continue
+            done = [entries[i] for i in stage_tasks]
+            if any(key is None or value[0] is None for key, value in done):
+                continue
+            done.sort(key=lambda e: (e[1][0].date, e[1][0].id))   # the season's order (load_seasons)
+            self.cache.put(rankings_key(season.year, [key for key, _ in done]),
+                           season_rankings([value[2] for _, value in done]))
 
     def finish_worker(self, league: League, tasks: list[_Task], keys: list, child) -> list[tuple[int, tuple]]:
         """A worker's [(task index, (key, entry))]; if it failed, its share is loaded here instead."""
@@ -520,6 +546,7 @@ class _Task:
 # some tens of milliseconds); tests lower them to run the parallel path on small content
 PARALLEL_MIN_FILES = 4
 PARALLEL_MIN_BYTES = 400_000
+SHARE0_WEIGHT = 1.25   # this process's share is smaller by about this much: it also reads the others' back
 
 
 def _load_workers(tasks: list[_Task], todo: list[int]) -> int:
@@ -537,14 +564,22 @@ def _load_workers(tasks: list[_Task], todo: list[int]) -> int:
 
 
 def _shares(tasks: list[_Task], todo: list[int], n: int) -> list[list[int]]:
-    """todo split in n shares of about the same bytes, biggest files first; share 0 (this process, which also
-    reads the others' results back) a little smaller. Each share in task order."""
+    """todo split in n shares of about the same bytes, a season's files together (a worker that loads a whole
+    season also ranks it), biggest seasons first; share 0 (this process, which also reads the others' results
+    back and ranks the seasons the others could not) a little smaller. Each share in task order."""
+    seasons: dict = {}
+    for i in todo:
+        seasons.setdefault(id(tasks[i].season), []).append(i)
+    groups = list(seasons.values())
+    if len(groups) < 2 * n:   # too few seasons to share out evenly: file by file
+        groups = [[i] for i in todo]
+    groups.sort(key=lambda g: (-sum(_size(tasks[i].path) for i in g), g[0]))
     shares: list[list[int]] = [[] for _ in range(n)]
     load = [0.0] * n
-    for i in sorted(todo, key=lambda i: (-_size(tasks[i].path), i)):
-        k = min(range(n), key=lambda k: (load[k] * (1.15 if k == 0 else 1.0), k))
-        shares[k].append(i)
-        load[k] += _size(tasks[i].path) + 1
+    for group in groups:
+        k = min(range(n), key=lambda k: (load[k] * (SHARE0_WEIGHT if k == 0 else 1.0), k))
+        shares[k] += group
+        load[k] += sum(_size(tasks[i].path) + 1 for i in group)
     return [sorted(s) for s in shares]
 
 

@@ -24,6 +24,23 @@ try:  # the C loader is 4–5× faster; never fall back silently when it exists
 except ImportError:  # pragma: no cover - depends on the platform's PyYAML build
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
+class _MemoLoader(_Loader):
+    """The loader with each scalar's implicit tag (str, int, date…) resolved once per distinct text: content
+    files repeat the same keys, ids and scores thousands of times, and PyYAML resolves every one of them in
+    Python, against a list of regular expressions. The resolution depends on nothing but its arguments."""
+
+    _resolved: dict = {}
+
+    def resolve(self, kind, value, implicit):
+        key = (kind, value, implicit)
+        tag = self._resolved.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(self._resolved) < 200_000:
+                self._resolved[key] = tag
+        return tag
+
+
 MAX_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 40
 _constructor = SafeConstructor()
@@ -229,7 +246,7 @@ def parse_yaml(text: str, rel: str, diags: Diagnostics, line_offset: int = 0) ->
                     code="yaml")
         return None
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=_MemoLoader)
     except yaml.YAMLError as exc:
         mark, message, hint = _yaml_error(exc, rel, text)
         if line_offset:
@@ -251,6 +268,7 @@ def load_yaml(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYT
     return parse_yaml(text, rel, diags)
 
 
+_new = tuple.__new__   # SourceMark(path, line, col) without the NamedTuple's Python __new__ (hundreds of thousands)
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _NULL = "tag:yaml.org,2002:null"
@@ -265,7 +283,7 @@ class _Builder:
 
     def mark(self, node) -> SourceMark:
         m = node.start_mark
-        return SourceMark(self.rel, m.line + 1 + self.offset, m.column + 1)
+        return _new(SourceMark, (self.rel, m.line + 1 + self.offset, m.column + 1))
 
     def build(self, node, depth: int) -> Any:
         if depth > MAX_DEPTH:
@@ -287,7 +305,7 @@ class _Builder:
             marks = out.marks
             for item in node.value:
                 m = item.start_mark
-                marks.append(SourceMark(rel, m.line + off, m.column + 1))
+                marks.append(_new(SourceMark, (rel, m.line + off, m.column + 1)))
                 out.append(self.scalar(item) if item.__class__ is ScalarNode else self.build(item, depth + 1))
             return out
         out = MDict(self.mark(node))
@@ -313,8 +331,8 @@ class _Builder:
                 continue
             vm = vnode.start_mark
             out[key] = self.scalar(vnode) if vnode.__class__ is ScalarNode else self.build(vnode, depth + 1)
-            kmarks[key] = SourceMark(rel, km.line + off, km.column + 1)
-            vmarks[key] = SourceMark(rel, vm.line + off, vm.column + 1)
+            kmarks[key] = _new(SourceMark, (rel, km.line + off, km.column + 1))
+            vmarks[key] = _new(SourceMark, (rel, vm.line + off, vm.column + 1))
         return out
 
     def scalar(self, node: ScalarNode) -> Any:

@@ -126,3 +126,35 @@ def test_worker_cache_entries_are_read_back(content, tmp_path, monkeypatch):
 def test_small_content_is_loaded_in_one_process(content):
     loader, _ = _load(content)
     assert loader.workers == 1   # the demo is far below PARALLEL_MIN_BYTES: a fork would cost more than it saves
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    import subprocess
+    import sys
+    out = tmp_path_factory.mktemp("synth") / "content"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "--seasons", "4", "--teams", "8",
+                    "--championships", "2", "--seed", "3", "--out", str(out)], check=True, capture_output=True)
+    return out
+
+
+def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeypatch):
+    """With enough seasons, each worker takes whole seasons and caches their annual rankings too: the
+    results equal a one-by-one load's, and compute() then finds every season's rankings in the cache."""
+    from league.api import api_files
+    from league.cache import Cache
+    from league.compute import compute
+    one = check(archive, cache_dir=False)
+    _workers(monkeypatch, 2)
+    monkeypatch.setattr(L, "SHARE0_WEIGHT", 1.0)
+    cache = Cache(tmp_path / "cache")
+    loader = Loader(archive, cache)
+    league = loader.load()
+    assert loader.workers == 2 and loader.fallbacks == 0
+    before = cache.misses
+    results = compute(league, loader.diags, cache)
+    ranked_here = cache.misses - before   # the seasons this process loaded itself: the others were ranked
+    assert 0 < ranked_here < len(league.seasons)
+    assert api_files(results) == api_files(one.results)
+    warm = check(archive, cache_dir=tmp_path / "cache")
+    assert api_files(warm.results) == api_files(one.results)

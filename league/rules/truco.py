@@ -31,11 +31,28 @@ class ParsedScore:
     away_games: int
 
 
+_PARSED: dict = {}    # (text, games_to_win, game_points) -> what _parse_board_score returns
+_MEMO_MAX = 100_000   # entries a memo table keeps (valid lines are far fewer; odd text is not kept forever)
+
+
 def parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore], Optional[str], Optional[str]]:
     """A board line such as "12-7 9-12 12-10", or the result only ("2-1").
 
     Returns (score, error message, hint). # Truco 10.3 (a board is won 2x0 or 2x1), decision game_points
+    An archive repeats a few thousand lines over tens of thousands of boards: each is parsed once.
     """
+    if not isinstance(text, str):
+        return _parse_board_score(text, cfg)
+    key = (text, cfg.games_to_win, cfg.game_points)
+    got = _PARSED.get(key)
+    if got is None:
+        got = _parse_board_score(text, cfg)
+        if len(_PARSED) < _MEMO_MAX:
+            _PARSED[key] = got
+    return got
+
+
+def _parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore], Optional[str], Optional[str]]:
     tokens = text.split()
     if not tokens:
         return None, "placar vazio", "escreva as partidas, ex.: \"12-7 9-12 12-10\""
@@ -90,9 +107,18 @@ def pontinhos(board: Board) -> Optional[tuple[int, int]]:
     """(home, away) pontinhos (tentos) summed over the board's games; None if only the result was written.
     # Truco 10.1 "saldo dos pontinhos"
     """
-    if board.games is None:
+    games = board.games
+    if games is None:
         return None
-    return sum(h for h, _ in board.games), sum(a for _, a in board.games)
+    got = _PONTINHOS.get(games)
+    if got is None:
+        got = sum(h for h, _ in games), sum(a for _, a in games)
+        if len(_PONTINHOS) < _MEMO_MAX:
+            _PONTINHOS[games] = got
+    return got
+
+
+_PONTINHOS: dict = {}   # board line -> its pontinhos: the standings ask for every board many times
 
 
 def team_points(match: Match) -> tuple[int, int]:

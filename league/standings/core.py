@@ -101,9 +101,15 @@ class Metric(Criterion):
         self.key = key
         self.ascending = ascending
         self._value = value or (lambda row: row.get(key))
+        self._custom = value is not None
 
     def split(self, group, ctx):
-        vals = {k: self._value(ctx.rows[k]) for k in group}
+        rows = ctx.rows
+        if self._custom:
+            vals = {k: self._value(rows[k]) for k in group}
+        else:   # row.get(key), read in place: the restart rule asks again and again
+            key = self.key
+            vals = {k: rows[k].values.get(key) for k in group}
         if any(v is None for v in vals.values()):
             ctx.notes.append(("unknown", self.key, tuple(sorted(group, key=str))))
             return None
