@@ -49,7 +49,26 @@ class _Progress:
         self.phase = phase
 
 
-@click.group()
+# subcommands imported only when used: `league build` does not pay for the schema exporter, the draw,
+# the diff or the server (a third of a second of imports)
+LAZY = {"schema": ("league.schema_cli", "schema"), "new": ("league.new_cli", "new"),
+        "diff": ("league.diff", "diff_cmd"), "draw": ("league.quatrilho_cli", "draw"),
+        "serve": ("league.serve", "serve")}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *LAZY])
+
+    def get_command(self, ctx, name):
+        if name in LAZY:
+            import importlib
+            module, attr = LAZY[name]
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="league")
 def main() -> None:
     """Publica classificações e rankings de federações de Truco e Quatrilho como um site estático."""
@@ -101,18 +120,3 @@ def check(content: Path, fmt: str, strict: bool) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
-
-from league.schema_cli import schema  # noqa: E402
-main.add_command(schema)
-
-from league.new_cli import new  # noqa: E402
-main.add_command(new)
-
-from league.diff import diff_cmd  # noqa: E402
-main.add_command(diff_cmd)
-
-from league.quatrilho_cli import draw  # noqa: E402
-main.add_command(draw)
-
-from league.serve import serve  # noqa: E402
-main.add_command(serve)
