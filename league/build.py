@@ -73,14 +73,27 @@ def _trash(writer) -> Path:
     return writer.out.parent / f".{writer.out.name}.trash-{os.getpid()}"
 
 
-def _search_index(writer, stubs: dict, search: bool, tree=None):
+def _stub_hash(text: str | None) -> str | None:
+    import hashlib
+    return None if text is None else hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def _search_index(writer, meta: dict, kept: set, search: bool, tree=None):
     """Start the search index of the new site (pagefind over the pages' searchable text, in the
     background); None when it can be reused as it is: the indexed text of every page (names, dates,
-    places — not scores) is the same as in the previous site. Returns a handle whose wait() finishes it."""
+    places — not scores) is the same as in the previous site. `meta`: {page: (key, charts, stub)}, where
+    the stub is the text for pages rendered now and its hash for pages kept from the previous site.
+    Returns a handle whose wait() finishes it."""
+    import hashlib
     from league import search as S
     if not search or not S.available():
         return None
-    digest = S.stubs_digest(stubs)
+    h = hashlib.sha256()
+    for path in sorted(meta):
+        stub = meta[path][2]
+        if stub is not None:
+            h.update(f"{path}\0{stub if path in kept else _stub_hash(stub)}\0".encode("utf-8"))
+    digest = h.hexdigest()
     if tree is not None:
         return S.start_index_tree(tree, writer.staging, trash=_trash(writer)), digest
     prev = writer.previous
@@ -91,14 +104,25 @@ def _search_index(writer, stubs: dict, search: bool, tree=None):
         except OSError:
             old_digest = None
     if old_digest == digest and (prev / "pagefind").is_dir():
-        import os
-        kept = []
+        kept_files = []
         for dirpath, _dirs, names in os.walk(prev / "pagefind"):
             rel_dir = os.path.relpath(dirpath, prev).replace(os.sep, "/")
-            kept += [f"{rel_dir}/{n}" for n in names]
-        writer.keep(sorted(kept))
+            kept_files += [f"{rel_dir}/{n}" for n in names]
+        writer.keep(sorted(kept_files))
         writer.put(SEARCH_DIGEST, digest)
         return None
+    # the index changes: the stubs of the kept pages are read back from their files in site/
+    stubs = {}
+    for path, m in meta.items():
+        if m[2] is None:
+            continue
+        if path in kept:
+            with open(os.path.join(writer.out, path), encoding="utf-8") as fh:
+                text = S.stub(fh.read())
+            if text is not None:
+                stubs[path] = text
+        else:
+            stubs[path] = m[2]
     handle = S.start_index_stubs(stubs, writer.staging, trash=_trash(writer))
     return handle, digest
 
@@ -152,7 +176,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
         try:
             previous = _previous_record(content, out, cache_dir, writer) if incremental else None
             # the stages' signatures are reused even when out/ is new (they depend on the content only)
-            signatures = _signatures(content, cache_dir) if incremental else None
+            signatures = _cache(content, cache_dir) if incremental else None
             plan = plan_site(results, templates, draft=draft,
                              keys_for=(content, flags, signatures) if incremental else None,
                              bytecode_dir=_cache_dir(content, cache_dir) if incremental else None, dates=dates)
@@ -178,13 +202,9 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             for st in worker_stats:
                 writer.stats.merge(st)
             plan.jobs.clear()
-            meta.update(kept_meta)
-            record["pages"] = meta
-            if plan.keys is not None:
-                record["signatures"] = plan.keys.signatures
-            stubs = {path: m[2] for path, m in meta.items() if m[2] is not None}
+            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, tree)
+            record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
             report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
-            index = _search_index(writer, stubs, search, tree)   # pagefind runs while the rest is written
             if progress:
                 progress("escrevendo", 0, 0)
             for rel, data in sorted(chart_files.items()):
@@ -218,7 +238,6 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
     if not previous or plan.keys is None:
         return kept
     old_pages = previous.get("pages", {})
-    out = str(writer.out)
     todo = []
     for job in plan.jobs:
         path, key = job[0], job[4]
@@ -226,12 +245,11 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
         if key is None or old is None or old[0] != key:
             todo.append(job)
             continue
-        if os.path.isfile(os.path.join(out, path)) if job[1] is not None else \
-                all(os.path.isfile(os.path.join(out, f)) for f in old[1]):
-            kept[path] = old
-            writer.keep((path, *old[1]) if job[1] is not None else old[1])
-        else:
-            todo.append(job)
+        # trusted like the no-op check: site/ is the folder this record describes (same inode), and it
+        # belongs to league — a file changed or deleted by hand inside it is put back by a build after
+        # deleting site/ (or the cache)
+        kept[path] = old
+        writer.keep((path, *old[1]) if job[1] is not None else old[1])
     plan.jobs[:] = todo
     return kept
 
@@ -272,14 +290,9 @@ def _cache_dir(content, cache_dir) -> Path:
     return Path(cache_dir) if cache_dir else default_dir(content)
 
 
-def _signatures_key(content) -> str:
-    from league.cache import digest
-    return digest("stage-signatures", str(Path(content).resolve()))
-
-
-def _signatures(content, cache_dir) -> dict | None:
-    from league.cache import Cache, default_dir
-    return Cache(cache_dir or default_dir(content)).get(_signatures_key(content))
+def _cache(content, cache_dir):
+    from league.cache import Cache
+    return Cache(_cache_dir(content, cache_dir))
 
 
 def _previous_record(content, out, cache_dir, writer) -> dict | None:
@@ -328,8 +341,5 @@ def _record_build(content, out, templates, cache_dir, flags, report: BuildReport
     cache = Cache(cache_dir or default_dir(content))
     st = Path(out).resolve().stat()
     record = dict(record or {})
-    signatures = record.pop("signatures", None)
-    if signatures is not None:
-        cache.put(_signatures_key(content), signatures)
     cache.put(_record_key(out), {"stamp": _stamp(content, templates, flags), "folder": (st.st_ino, st.st_dev),
                                  "diagnostics": report.diagnostics, "files": report.files, **record})

@@ -12,7 +12,7 @@ thousand pages in a fraction of a second:
   page shows (position, tie, points, how, record, squad, pair statistics) with the stage's heading
   (name, date, status, field size). A score that changes one pair's pontinhos without moving anybody
   changes two pair pages and four player pages, not every page of the stage's 40 teams. Signatures are
-  kept in the build record per (base, stage file digest) and computed again only for changed stages;
+  kept in the build cache per (base, stage file digest) and computed again only for changed stages;
 - a season's annual ranking lines (position, tie, points, stages, places) for the club and pair pages,
   which depend on the season's other stages too;
 - a season's Quatrilho files for the championship pages and the players' Quatrilho history.
@@ -86,7 +86,7 @@ class PageKeys:
     """The key of each page kind (see the module docstring); built once per build from the results."""
 
     def __init__(self, results, site, content: Path, templates: Path, flags, updated, dates: dict,
-                 signatures: dict | None = None):
+                 signatures=None):
         from league.cache import code_version
         league = results.league
         content = Path(content)
@@ -134,20 +134,20 @@ class PageKeys:
                 for pid in getattr(cres, "by_player", {}):
                     self.q_players[pid].add(sr.season.year)
         self.pair_set = _h(*sorted(repr(p) for p in site.pair_hist))
-        # per stage: (base, file digest) → signatures, reused from the previous build when unchanged
-        old = signatures or {}
-        self.signatures: dict = {}
+        # per stage: kept in the build cache under (base, path, file digest), computed for changed stages only
+        from league.cache import digest
         self.team_sig: dict = {}
         self.pair_sig: dict = {}
         for sr in results.seasons:
             for res in sr.stages:
                 path = res.stage.path
-                token = (self.base, self.stage_file(res.stage))
-                got = old.get(path)
-                if got is None or got[0] != token:
-                    got = (token, *stage_signatures(res))
-                self.signatures[path] = got
-                self.team_sig[path], self.pair_sig[path] = got[1], got[2]
+                key = digest("stage-signatures", self.base, path, self.stage_file(res.stage))
+                got = signatures.get(key) if signatures is not None else None
+                if got is None:
+                    got = stage_signatures(res)
+                    if signatures is not None:
+                        signatures.put(key, got)
+                self.team_sig[path], self.pair_sig[path] = got
         self.club_rows: dict[str, list] = defaultdict(list)   # club → (stage path, team) in page order
         for sr in results.seasons:
             for res in sr.stages:
