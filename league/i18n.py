@@ -30,6 +30,7 @@ import datetime as dt
 import functools
 import io
 import re
+import types
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
@@ -278,8 +279,10 @@ def install(env, locale: Optional[str] = None) -> None:
 #   `Markup(translation) % {…}`, without its three nested calls (with a `%(key)s`-only translation, the usual
 #   case, by `format_text`: each value escaped once, no Markup machinery). Templates keep the ordinary
 #   gettext syntax, so `make translations` still extracts them;
-# - `{{ value }}`: escaped by `escape_output`, markupsafe's escaping without a Markup object per value, and
-#   the pieces of a line of output (text, values, text…) handed up to the page's join as one string;
+# - `{{ value }}`: escaped by `escape_output`, markupsafe's escaping without a Markup object per value (a
+#   str escaped in place), and the pieces of a line of output (text, values, text…) handed up to the page's
+#   join as one string;
+# - `site.url(…)`: a plain function or method called without Context.call's checks (`call_plain`);
 # - `row.pos` on a dict: the key read in place, instead of a call that first fails an attribute lookup;
 # - a page's context: the globals merged into it by dict.update, not key by key through a ChainMap.
 
@@ -304,19 +307,27 @@ def speed_up(env, catalog: Translations) -> None:
         def visit_Template(self, node, frame=None):
             if all(self.environment.globals.get(n) is f for n, f in installed.items()):
                 _fold_text(self.environment, self.name, node, installed, lookups)
-            self.writeline("from league.i18n import escape_output as _escape_output")
+            self.writeline("from league.i18n import call_plain as _league_call, escape_output as _escape_output, "
+                           "_escape_inner as _league_escape")
             super().visit_Template(node, frame)
 
         def _output_child_pre(self, node, frame, finalize):
             if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
-                if isinstance(node, nodes.Filter) and node.name == _TEXT_FILTER and finalize.src is None:
-                    self.write("(")  # format_text gives escaped text already
-                    return
-                self.write("_escape_output(")  # where Jinja2 writes `escape(`
                 if finalize.src is not None:
-                    self.write(finalize.src)
+                    self.write("_escape_output(" + finalize.src)  # where Jinja2 writes `escape(`
+                elif isinstance(node, nodes.Filter) and node.name == _TEXT_FILTER:
+                    self.write("(")  # format_text gives escaped text already
+                else:  # escape_output, with its commonest case (a str) written in place
+                    self.write("(_league_escape(_league_v) if type(_league_v := ")
             else:
                 super()._output_child_pre(node, frame, finalize)
+
+        def _output_child_post(self, node, frame, finalize):
+            if (frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None
+                    and not (isinstance(node, nodes.Filter) and node.name == _TEXT_FILTER)):
+                self.write(") is str else _escape_output(_league_v))")
+            else:
+                super()._output_child_post(node, frame, finalize)
 
         def visit_Output(self, node, frame):
             if frame.buffer is not None or frame.require_output_check or len(node.nodes) < 2:
@@ -353,6 +364,16 @@ def speed_up(env, catalog: Translations) -> None:
             self.outdent()
             self.writeline("))")
 
+        def visit_Call(self, node, frame, forward_caller=False):
+            if self.environment.is_async or self.environment.sandboxed or forward_caller:
+                return super().visit_Call(node, frame, forward_caller=forward_caller)
+            # context.call(f, …, _loop_vars=…) made cheaper for plain functions and methods (call_plain)
+            self.write("_league_call(context, %s, %s, " % ("_loop_vars" if frame.loop_frame else "None",
+                                                            "_block_vars" if frame.block_frame else "None"))
+            self.visit(node.node, frame)
+            self.signature(node, frame)
+            self.write(")")
+
         def visit_Getattr(self, node, frame):
             if (node.ctx != "load" or self.environment.is_async or self.environment.sandboxed
                     or hasattr({}, node.attr)):
@@ -387,6 +408,22 @@ def speed_up(env, catalog: Translations) -> None:
     env.filters[_TEXT_FILTER], env.filters[_MARKUP_FILTER] = pass_context(format_text), pass_context(format_markup)
     if env.cache is not None:
         env.cache.clear()  # templates compiled for another catalog
+
+
+_PLAIN_CALLABLES = {types.FunctionType, types.MethodType, types.BuiltinFunctionType}
+
+
+def call_plain(context, loop_vars, block_vars, f, *args, **kwargs):
+    """`context.call(f, *args, **kwargs)` in a template (`site.url('clubes')`): a function, method or builtin
+    that asks for no context (jinja2.pass_context and the like) is called at once, as Context.call would
+    after its checks; anything else (macros, blocks, context functions) goes through Context.call."""
+    if type(f) in _PLAIN_CALLABLES and not hasattr(f, "jinja_pass_arg"):
+        try:
+            return f(*args, **kwargs)
+        except StopIteration:  # as Context.call
+            return context.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception")
+    return context.call(f, *args, _loop_vars=loop_vars, _block_vars=block_vars, **kwargs)
 
 
 def escape_output(s: Any) -> str:

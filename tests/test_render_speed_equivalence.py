@@ -78,10 +78,33 @@ class Html:
         return "<b>já seguro</b>"
 
 
+def _stop():
+    raise StopIteration
+
+
+@jinja2.pass_context
+def _with_context(context, x):
+    return f"{x}:{context.get('n')}"
+
+
+class _CallsWithContext:
+    @jinja2.pass_context
+    def __call__(self, context, x):
+        return f"<{x}{context.get('n')}>"
+
+
+class _Site:
+    root = "/r/"
+
+    def url(self, *parts, end="/"):
+        return self.root + "/".join(parts) + end
+
+
 CTX = {"name": "Zé & <Cia> \"aspas\" 'apóstrofo'", "n": 3, "zero": 0, "neg": -7, "big": 10 ** 20, "flag": True,
        "none": None, "dec": decimal.Decimal("2.50"), "flt": 1.5, "safe": Markup("<i>ok</i>"), "html": Html(),
        "lazy": i18n.L_("Clubes"), "row": {"pos": "1º", "items": "chave items", "values": 7, "name": "<x>"},
-       "rows": [{"pos": "1º", "team": "A&B"}, {"pos": "2º", "team": "C<D"}]}
+       "rows": [{"pos": "1º", "team": "A&B"}, {"pos": "2º", "team": "C<D"}],
+       "stop": _stop, "ctxf": _with_context, "cc": _CallsWithContext(), "site": _Site(), "fn": lambda *a, **k: (a, k)}
 
 CASES = [
     '{{ _("Pos.") }}|{{ _("Clubes") }}|{{ gettext("Jogadores") }}',
@@ -119,6 +142,12 @@ CASES = [
     '{% for r in rows if r.pos != "2º" %}{{ r.team }}{% endfor %}|{{ row.pos if row.name else rows[1].pos }}'
     '|{{ [row.pos, rows[0].team, rows[1].pos]|join("/") }}|{{ (row.pos ~ rows[0].team)|length }}',
     '{% macro wrap() %}[{{ caller(rows[0]) }}]{% endmacro %}{% call(r) wrap() %}{{ r.team }}{{ row.pos }}{% endcall %}',
+    # calls: plain functions and methods, builtins, context functions (in loops and blocks), StopIteration
+    '{{ site.url("a", "b") }}|{{ site.url(end="!") }}|{{ fn(1, x=name) }}|{{ "a,b".split(",")|join("+") }}'
+    '|{{ range(3)|list }}|{{ dict(a=1).a }}|{{ ctxf(1) }}|{{ cc(2) }}|{{ stop() is defined }}',
+    '{% for i in range(2) %}{% set n = i %}{{ ctxf(i) }}{{ cc(i) }}{{ site.url(i|string) }}{% endfor %}|{{ ctxf(9) }}',
+    '{% set n = "set" %}{{ ctxf(0) }}{% macro m(x) %}{% set n = x %}{{ ctxf(x) }}{{ cc(x) }}{% endmacro %}{{ m(5) }}',
+    '{{ stop() }}',
     '{{ row.missing }}',
     '{{ row.pos.missing }}',
 ]
