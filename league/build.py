@@ -151,8 +151,9 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a terminal)."""
     import time
     started = time.perf_counter()
+    inputs = _inputs(content, templates) if cache_dir is not False else None
     if skip_unchanged and cache_dir is not False:
-        noop = _unchanged_build(content, out, templates, cache_dir, (strict, draft, search))
+        noop = _unchanged_build(content, out, templates, cache_dir, (strict, draft, search), inputs)
         if noop is not None:
             noop.seconds = time.perf_counter() - started
             return noop
@@ -178,7 +179,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             # the stages' signatures are reused even when out/ is new (they depend on the content only)
             signatures = _cache(content, cache_dir) if incremental else None
             plan = plan_site(results, templates, draft=draft,
-                             keys_for=(content, flags, signatures) if incremental else None,
+                             keys_for=(content, flags, signatures, inputs) if incremental else None,
                              bytecode_dir=_cache_dir(content, cache_dir) if incremental else None, dates=dates)
             record: dict = {"pages": {}}
             for sr in results.seasons:   # each season's JSON and CSV: one job, shared out like the pages
@@ -226,7 +227,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
     report.seconds = time.perf_counter() - started
     if cache_dir is not False:
-        _record_build(content, out, templates, cache_dir, flags, report, record)
+        _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
     return report
 
 
@@ -256,27 +257,32 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
 
 # ---------------------------------------------------------------- no-op detection
 
-def _stamp(content: Path, templates: Path | None, flags) -> str:
+def _inputs(content: Path, templates: Path | None) -> tuple[dict, dict]:
+    """Digests of every content file (`<content dir name>/relative/path` → sha256) and template file,
+    read once per build, before anything is loaded: the no-op check, the pages' keys and the record
+    all use these (a file edited while the build runs makes the next build run again)."""
+    from league.incremental import file_digests
+    from league.render import default_templates
+    content = Path(content)
+    return (file_digests(content, content.name or "content"),
+            file_digests(Path(templates) if templates else default_templates(), ""))
+
+
+def _stamp(content: Path, templates: Path | None, flags, inputs: tuple[dict, dict] | None = None) -> str:
     """Hash of every input of a build: content and template files (path and bytes), league's code, flags."""
     import hashlib
-    import os
     from league.cache import code_version
     from league.render import default_templates
+    if inputs is None:
+        inputs = _inputs(content, templates)
     h = hashlib.sha256(code_version().encode())
     h.update(repr(flags).encode())
-    for root in (Path(content), Path(templates) if templates else default_templates()):
-        root = root.resolve()
-        h.update(str(root).encode())
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            for name in sorted(filenames):
-                p = os.path.join(dirpath, name)
-                h.update(os.path.relpath(p, root).encode() + b"\0")
-                try:
-                    with open(p, "rb") as fh:
-                        h.update(fh.read())
-                except OSError:
-                    h.update(b"?")
+    h.update(str(Path(content).resolve()).encode() + b"\0")
+    h.update(str((Path(templates) if templates else default_templates()).resolve()).encode() + b"\0")
+    for files in inputs:
+        for rel, d in files.items():
+            h.update(f"{rel}\0{d}\0".encode())
+        h.update(b"\1")
     return h.hexdigest()
 
 
@@ -312,18 +318,23 @@ def _previous_record(content, out, cache_dir, writer) -> dict | None:
     return rec
 
 
-def _unchanged_build(content, out, templates, cache_dir, flags) -> BuildReport | None:
+def _stamp_key(out: Path) -> str:
+    from league.cache import digest
+    return digest("last-build-stamp", str(Path(out).resolve()))
+
+
+def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> BuildReport | None:
     """The previous report when nothing the build reads has changed and out/ is the folder it wrote."""
     from league.cache import Cache, default_dir
     cache = Cache(cache_dir or default_dir(content))
-    rec = cache.get(_record_key(out))
+    rec = cache.get(_stamp_key(out))
     if not rec:
         return None
     try:
         st = Path(out).resolve().stat()
     except OSError:
         return None
-    if (st.st_ino, st.st_dev) != rec["folder"] or rec["stamp"] != _stamp(content, templates, flags):
+    if (st.st_ino, st.st_dev) != rec["folder"] or rec["stamp"] != _stamp(content, templates, flags, inputs):
         return None
     return BuildReport(results=None, diagnostics=rec["diagnostics"], files=rec["files"], written=0,
                        unchanged=rec["files"])
@@ -333,13 +344,17 @@ def _forget_build(content, out, cache_dir) -> None:
     """Drop the previous build's record before site/ is changed: a build killed while applying leaves a
     site that no record describes (the next build then renders every page)."""
     from league.cache import Cache, default_dir
-    Cache(cache_dir or default_dir(content)).put(_record_key(out), None)
+    cache = Cache(cache_dir or default_dir(content))
+    cache.put(_stamp_key(out), None)
+    cache.put(_record_key(out), None)
 
 
-def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None) -> None:
+def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None,
+                  inputs: tuple[dict, dict] | None = None) -> None:
     from league.cache import Cache, default_dir
     cache = Cache(cache_dir or default_dir(content))
     st = Path(out).resolve().stat()
-    record = dict(record or {})
-    cache.put(_record_key(out), {"stamp": _stamp(content, templates, flags), "folder": (st.st_ino, st.st_dev),
-                                 "diagnostics": report.diagnostics, "files": report.files, **record})
+    small = {"stamp": _stamp(content, templates, flags, inputs), "folder": (st.st_ino, st.st_dev),
+             "diagnostics": report.diagnostics, "files": report.files}
+    cache.put(_record_key(out), {**small, **(record or {})})
+    cache.put(_stamp_key(out), small)

@@ -86,12 +86,13 @@ class PageKeys:
     """The key of each page kind (see the module docstring); built once per build from the results."""
 
     def __init__(self, results, site, content: Path, templates: Path, flags, updated, dates: dict,
-                 signatures=None):
+                 signatures=None, inputs: tuple[dict, dict] | None = None):
         from league.cache import code_version
         league = results.league
         content = Path(content)
         prefix = content.name or "content"
-        self.files = file_digests(content, prefix)
+        # the build's digests of the content and template files, read once (league/build.py `_inputs`)
+        self.files = inputs[0] if inputs else file_digests(content, prefix)
         self.dates = dates
         seasons_dir = f"{prefix}/seasons/"
         news_dir = f"{prefix}/news/"
@@ -104,7 +105,7 @@ class PageKeys:
             base.append(rel)
             base.append(d)
         base.append("templates")
-        base += [f"{k}:{v}" for k, v in sorted(file_digests(templates, "").items())]
+        base += [f"{k}:{v}" for k, v in sorted((inputs[1] if inputs else file_digests(templates, "")).items())]
         self.base = _h(*base)
         self.site = site
         self.results = results

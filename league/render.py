@@ -337,7 +337,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     if keys_for is not None:
         from league.incremental import PageKeys
         keys = PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
-                        keys_for[2] if len(keys_for) > 2 else None)
+                        keys_for[2] if len(keys_for) > 2 else None, keys_for[3] if len(keys_for) > 3 else None)
 
     jobs: list = []  # (path, template, make, updated, key): make() builds the context where the page is rendered
 
