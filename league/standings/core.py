@@ -8,7 +8,7 @@ A draw (sorteio) is data, never chance (Truco 10.1).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Optional, Sequence
+from typing import Any, Callable, Hashable, NamedTuple, Optional, Sequence
 
 from league.cache import by_fields
 
@@ -65,14 +65,20 @@ class RankContext:
         return self._by_key.get(key, [])
 
 
-@dataclass(frozen=True)
-class Boundary:
-    """Why the entry above is ahead of the entry below: the criterion key and the two values compared."""
+class Boundary(NamedTuple):
+    """Why the entry above is ahead of the entry below: the criterion key and the two values compared.
+    (A NamedTuple: one per place of every classification, built and read back from the cache by the thousand.)"""
 
     key: str
     above: Any
     below: Any
     group_size: int
+
+    def __reduce__(self):
+        return _tuple_new, (type(self), tuple(self))   # C, not the NamedTuple's Python __new__
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass(frozen=True)
