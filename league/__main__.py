@@ -1,4 +1,4 @@
 """Lets `python -m league` work like the `league` command."""
-from league.cli import main
+from league.cli import run
 
-main()
+run()

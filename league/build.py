@@ -20,6 +20,7 @@ class BuildReport:
     unchanged: int = 0
     seconds: float = 0.0
     rendered: int = 0      # pages rendered (a rebuild keeps the pages whose inputs did not change)
+    pages: int = 0         # pages in the site
 
 
 def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
@@ -185,6 +186,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             for sr in results.seasons:   # each season's JSON and CSV: one job, shared out like the pages
                 plan.jobs.append((f"api/{sr.season.year}/", None, lambda sr=sr: season_api_files(sr), None,
                                   plan.keys.season(sr) if plan.keys else None))
+            report.pages = sum(1 for job in plan.jobs if job[1] is not None)
             kept_meta = _keep_unchanged(plan, previous, writer, record)
             total = len(plan.jobs)
             n = workers_for(total)
@@ -337,7 +339,7 @@ def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> Build
     if (st.st_ino, st.st_dev) != rec["folder"] or rec["stamp"] != _stamp(content, templates, flags, inputs):
         return None
     return BuildReport(results=None, diagnostics=rec["diagnostics"], files=rec["files"], written=0,
-                       unchanged=rec["files"])
+                       unchanged=rec["files"], pages=rec.get("pages", 0))
 
 
 def _forget_build(content, out, cache_dir) -> None:
@@ -355,6 +357,6 @@ def _record_build(content, out, templates, cache_dir, flags, report: BuildReport
     cache = Cache(cache_dir or default_dir(content))
     st = Path(out).resolve().stat()
     small = {"stamp": _stamp(content, templates, flags, inputs), "folder": (st.st_ino, st.st_dev),
-             "diagnostics": report.diagnostics, "files": report.files}
+             "diagnostics": report.diagnostics, "files": report.files, "pages": report.pages}
     cache.put(_record_key(out), {**small, **(record or {})})
     cache.put(_stamp_key(out), small)
