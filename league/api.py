@@ -77,24 +77,35 @@ def api_files(results: Results) -> dict[str, str]:
 
 
 def season_api_files(sr: SeasonResult) -> dict[str, str]:
-    """One season's JSON and CSV files (a rebuild regenerates only the seasons whose files changed)."""
-    out: dict[str, str] = {}
+    """One season's JSON and CSV files."""
+    out = ranking_api_files(sr)
+    for res in sr.stages:
+        out.update(stage_api_files(sr, res))
+    out.update(quatrilho_api_files(sr))
+    return out
+
+
+def ranking_api_files(sr: SeasonResult) -> dict[str, str]:
     base = f"api/{sr.season.year}/truco"
     rk = ranking_json(sr)
-    out[f"{base}/ranking.json"] = dumps(rk)
-    out[f"{base}/ranking-clubes.csv"] = to_csv(rk["clubs"])
-    out[f"{base}/ranking-duplas.csv"] = to_csv(rk["pairs"])
-    for res in sr.stages:
-        sj = stage_json(res)
-        out[f"{base}/{res.stage.id}.json"] = dumps(sj)
-        out[f"{base}/{res.stage.id}-classificacao.csv"] = to_csv(sj["classification"])
-        out[f"{base}/{res.stage.id}-duplas.csv"] = to_csv(sj["pairs"])
-        out[f"{base}/{res.stage.id}-grupos.csv"] = to_csv(
-            [{"group": g["name"], **r} for g in sj["groups"] for r in g["standings"]])
+    return {f"{base}/ranking.json": dumps(rk), f"{base}/ranking-clubes.csv": to_csv(rk["clubs"]),
+            f"{base}/ranking-duplas.csv": to_csv(rk["pairs"])}
+
+
+def stage_api_files(sr: SeasonResult, res: StageResult) -> dict[str, str]:
+    """A stage's files (a rebuild makes them again only when the stage's file changed)."""
+    base = f"api/{sr.season.year}/truco"
+    sj = stage_json(res)
+    return {f"{base}/{res.stage.id}.json": dumps(sj),
+            f"{base}/{res.stage.id}-classificacao.csv": to_csv(sj["classification"]),
+            f"{base}/{res.stage.id}-duplas.csv": to_csv(sj["pairs"]),
+            f"{base}/{res.stage.id}-grupos.csv": to_csv(
+                [{"group": g["name"], **r} for g in sj["groups"] for r in g["standings"]])}
+
+
+def quatrilho_api_files(sr: SeasonResult) -> dict[str, str]:
     try:
         from league.quatrilho import api_files as q_api
     except ImportError:  # pragma: no cover
-        q_api = None
-    if q_api and sr.championships:
-        out.update(q_api(sr))
-    return out
+        return {}
+    return q_api(sr) if sr.championships else {}

@@ -166,7 +166,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
         dates = dates.result()
     results = report.results
     flags = (strict, draft, search)
-    from league.api import season_api_files
+    from league.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
     from league.render import plan_site, run_plan, workers_for
     from league.search import write_stub
@@ -183,9 +183,17 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                              keys_for=(content, flags, signatures, inputs) if incremental else None,
                              bytecode_dir=_cache_dir(content, cache_dir) if incremental else None, dates=dates)
             record: dict = {"pages": {}}
-            for sr in results.seasons:   # each season's JSON and CSV: one job, shared out like the pages
-                plan.jobs.append((f"api/{sr.season.year}/", None, lambda sr=sr: season_api_files(sr), None,
-                                  plan.keys.season(sr) if plan.keys else None))
+            K = plan.keys
+            for sr in results.seasons:   # the JSON and CSV files: jobs shared out like the pages
+                y = sr.season.year
+                plan.jobs.append((f"api/{y}/ranking/", None, lambda sr=sr: ranking_api_files(sr), None,
+                                  K.season(sr) if K else None))
+                for res in sr.stages:
+                    plan.jobs.append((f"api/{y}/truco/{res.stage.id}/", None,
+                                      lambda sr=sr, res=res: stage_api_files(sr, res), None,
+                                      K.stage_api(res) if K else None))
+                plan.jobs.append((f"api/{y}/quatrilho/", None, lambda sr=sr: quatrilho_api_files(sr), None,
+                                  K.quatrilho_season(sr) if K else None))
             report.pages = sum(1 for job in plan.jobs if job[1] is not None)
             kept_meta = _keep_unchanged(plan, previous, writer, record)
             total = len(plan.jobs)

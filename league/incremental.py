@@ -167,6 +167,10 @@ class PageKeys:
         return _h(self.base, "stage", st.path, self.stage_file(st), self.dates.get(st.path),
                   [(n.path, self.files.get(n.path)) for n in news])
 
+    def stage_api(self, res) -> str:
+        """A stage's JSON/CSV: computed from the stage file alone (with what `base` holds)."""
+        return _h(self.base, "stage-api", res.stage.path, self.stage_file(res.stage))
+
     def season(self, sr) -> str:
         return _h(self.base, "season", sr.season.year, self.season_files[sr.season.year])
 
