@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections import defaultdict
 from pathlib import Path
 
@@ -39,8 +40,12 @@ def file_digests(root: Path, prefix: str) -> dict[str, str]:
         for name in sorted(filenames):
             p = os.path.join(dirpath, name)
             try:
-                with open(p, "rb") as fh:
-                    d = hashlib.sha256(fh.read()).hexdigest()
+                st = os.stat(p)
+                if not stat.S_ISREG(st.st_mode):   # a FIFO or device would block or never end: the loader
+                    d = f"?{st.st_mode}"            # reports it; here it only has to be told apart
+                else:
+                    with open(p, "rb") as fh:
+                        d = hashlib.sha256(fh.read()).hexdigest()
             except OSError:
                 d = "?"
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
