@@ -284,7 +284,8 @@ def install(env, locale: Optional[str] = None) -> None:
 #   join as one string;
 # - `site.url(…)`: a plain function or method called without Context.call's checks (`call_plain`);
 # - `row.pos` on a dict: the key read in place, instead of a call that first fails an attribute lookup;
-# - a page's context: the globals merged into it by dict.update, not key by key through a ChainMap.
+# - a page's context: the globals merged into it by dict.update, not key by key through a ChainMap;
+# - a template, once loaded, is not checked against its file again (`auto_reload` off).
 
 _GETTEXT_NAMES = ("_", "gettext", "pgettext", "ngettext", "npgettext")
 
@@ -408,6 +409,9 @@ def speed_up(env, catalog: Translations) -> None:
     env.filters[_TEXT_FILTER], env.filters[_MARKUP_FILTER] = pass_context(format_text), pass_context(format_markup)
     if env.cache is not None:
         env.cache.clear()  # templates compiled for another catalog
+    # a build makes its own environment (league serve, one per rebuild), and its templates do not change
+    # while it renders: no stat() of the template files at every page, extends and include
+    env.auto_reload = False
 
 
 _PLAIN_CALLABLES = {types.FunctionType, types.MethodType, types.BuiltinFunctionType}
