@@ -189,6 +189,8 @@ class PageKeys:
     def club(self, cid: str) -> str:
         parts = [self.base, "club", cid, *self.club_annual.get(cid, ())]
         parts += [f"{y}:{tid}:{self.team_sig[path][tid]}" for y, path, tid in self.club_rows.get(cid, ())]
+        # the "Equipes:" line names each team as in its latest stage, which may be under another club
+        parts += [f"{tid}={self.site.team_names.get(tid)}" for tid in sorted(self.site.club_teams.get(cid, ()))]
         return _h(*parts)
 
     def team(self, tid: str) -> str:
