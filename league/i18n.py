@@ -240,8 +240,26 @@ def _memo(fn):
     return wrapper
 
 
+def _memo_exact(fn):
+    """_memo keyed by the value's text: 0 and -0, or 2.5 and 2.50, equal as numbers, may be written
+    differently (money, decimal)."""
+    cache: dict = {}
+
+    def wrapper(v):
+        key = (_locale, type(v), str(v))
+        try:
+            return cache[key]
+        except KeyError:
+            out = cache[key] = fn(v)
+            return out
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
 date_long, date_short, number, signed, ordinal, position = (
     _memo(date_long), _memo(date_short), _memo(number), _memo(signed), _memo(ordinal), _memo(position))
+money, decimal = _memo_exact(money), _memo_exact(decimal)
 
 
 # ---------------------------------------------------------------- Jinja2

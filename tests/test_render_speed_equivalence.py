@@ -239,3 +239,22 @@ def test_dict_subclass_and_objects_keep_jinjas_lookup():
     src = "{{ d.pos }} {{ o.pos }} {{ d.other }}"
     ctx = {"d": D(pos="key", other="k2"), "o": O()}
     assert _render(env, src, **ctx) == _render(plain, src, **ctx) == "attribute object k2"
+
+
+@pytest.mark.parametrize("locale", ["pt_BR", "en"])
+def test_remembered_formats_are_the_formats(locale):
+    values = [decimal.Decimal(x) for x in ("0", "-0", "0.00", "2.5", "2.50", "-2.5", "1234.565", "0.005", "1E+3")]
+    values += [0, -0.0, 0.0, 2.5, 10, -3, 1234567, "7.25"]
+    with i18n.using(locale):
+        for fn in (i18n.money, i18n.decimal, i18n.number, i18n.signed):
+            for v in values * 2:  # the second time from memory
+                try:
+                    expected = fn.__wrapped__(v)
+                except Exception as e:
+                    expected = type(e)
+                try:
+                    got = fn(v)
+                except Exception as e:
+                    got = type(e)
+                assert got == expected, (fn.__name__, v)
+        assert i18n.join(["A", "B", "C"]) == i18n.join(("A", "B", "C"))
