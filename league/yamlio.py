@@ -36,7 +36,7 @@ class _MemoLoader(_Loader):
         tag = self._resolved.get(key)
         if tag is None:
             tag = super().resolve(kind, value, implicit)
-            if len(self._resolved) < 200_000:
+            if (value is None or len(value) <= 40) and len(self._resolved) < 100_000:   # ids, keys, scores
                 self._resolved[key] = tag
         return tag
 

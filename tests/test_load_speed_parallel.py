@@ -158,3 +158,13 @@ def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeyp
     assert api_files(results) == api_files(one.results)
     warm = check(archive, cache_dir=tmp_path / "cache")
     assert api_files(warm.results) == api_files(one.results)
+
+
+def test_an_unwritable_cache_is_reported_once_as_by_a_one_by_one_load(content, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be\n", encoding="utf-8")
+    one = check(content, cache_dir=blocker / "cache")
+    _workers(monkeypatch, 2)
+    many = check(content, cache_dir=blocker / "cache")
+    assert [d.format_text() for d in many.diagnostics] == [d.format_text() for d in one.diagnostics]
+    assert sum(d.code == "cache" for d in many.diagnostics) == 1
