@@ -1012,9 +1012,17 @@ class StageLoader:
         return Override(tuple(order), c.reason, raw.mark) if ok else None
 
 
+_SLUGS: dict = {}   # phase, group and round names: a handful, slugified for every match id
+
+
 def _slug(text: str) -> str:
-    from league.validate import slugify
-    return slugify(text)
+    got = _SLUGS.get(text)
+    if got is None:
+        from league.validate import slugify
+        got = slugify(text)
+        if len(_SLUGS) < 10_000:
+            _SLUGS[text] = got
+    return got
 
 
 def _show(x) -> str:
