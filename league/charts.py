@@ -196,6 +196,7 @@ class Charts:
         self.r = results
         self.site = site
         self.files: dict[str, str] = {}
+        self._clubs: Optional[dict] = None
 
     def _keep(self, path: str, svg: str, alt: str, width: int, height: int) -> dict:
         self.files[path] = svg
@@ -249,16 +250,27 @@ class Charts:
                 for st, p, size in points)}
         return self._keep(path, svg, alt, max(360, 90 * len(points) + 80), 240)
 
+    def _club_points(self) -> dict:
+        """club → (stage, its best team's position, field size) of each final stage it played, in order;
+        made once for all the club pages."""
+        if self._clubs is None:
+            self._clubs = {}
+            for sr in self.r.seasons:
+                for res in sr.stages:
+                    if not res.stage.is_final:
+                        continue
+                    best: dict = {}
+                    for p in res.classification:
+                        if not p.disqualified:
+                            club = res.stage.teams[p.key].club
+                            if club not in best or p.position < best[club]:
+                                best[club] = p.position
+                    for club, position in best.items():
+                        self._clubs.setdefault(club, []).append((res.stage, position, len(res.classification)))
+        return self._clubs
+
     def club(self, cid: str) -> Optional[dict]:
-        pts = []
-        for sr in self.r.seasons:
-            for res in sr.stages:
-                if not res.stage.is_final:
-                    continue
-                mine = [p.position for p in res.classification
-                        if res.stage.teams[p.key].club == cid and not p.disqualified]
-                if mine:
-                    pts.append((res.stage, min(mine), len(res.classification)))
+        pts = list(self._club_points().get(cid, ()))
         if len(pts) < 2:
             return None
         return self._history(pts, _("Posição da melhor equipe de %(club)s em cada etapa") % {
