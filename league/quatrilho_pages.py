@@ -279,8 +279,11 @@ def pages(site, season_result) -> Iterator[tuple[str, str, dict]]:
 def history(site, player_id: str) -> list[dict]:
     """The player's Quatrilho championships, oldest first, for the player page."""
     out = []
+    memo = site.__dict__.setdefault("_qualified", {})   # per season, built once per build (not per player)
     for sr in site.r.seasons:
-        qualified = {q.line.player: q.championship.championship for q in sr.qualifiers}
+        qualified = memo.get(id(sr))
+        if qualified is None:
+            qualified = memo[id(sr)] = {q.line.player: q.championship.championship for q in sr.qualifiers}
         for res in sr.championships:
             ln = res.by_player.get(player_id)
             if ln is None:

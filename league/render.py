@@ -566,6 +566,8 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     import gc
     import os
     import pickle
+    for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
+        plan.env.get_template(name)
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
     children = []
