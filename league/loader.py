@@ -15,6 +15,7 @@ from league.models import (
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
 from league.validate import validate
+from league.workers import fork_worker, join_worker, kill_worker
 from league.yamlio import MDict, MList, load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -444,7 +445,6 @@ class Loader:
         back [(task index, pickle of (key, entry))] — the bytes it cached — with the cache's warnings."""
         if not shares:
             return []
-        import os
         import pickle
         from importlib import import_module
         for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
@@ -453,31 +453,19 @@ class Loader:
         children = []
         try:
             for share in shares:
-                r, w = os.pipe()
-                pid = os.fork()
-                if pid == 0:   # worker: never returns
-                    code = 0
-                    try:
-                        os.close(r)
-                        out, entries = [], {}
-                        for i in share:
-                            key, value = self.task_fresh(league, tasks[i], keys[i])
-                            data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
-                            if key is not None:
-                                self.cache.put_pickled(key, data)
-                            out.append((i, data))
-                            entries[i] = (key, value)
-                        self.cache_rankings(tasks, share, entries)
-                        state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
-                        payload = pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL)
-                    except BaseException:  # noqa: BLE001 - the parent loads this share itself
-                        payload, code = b"", 1
-                    try:
-                        with os.fdopen(w, "wb") as fh:
-                            fh.write(payload)
-                    finally:
-                        os._exit(code)
-                os.close(w)
+                def work(share=share) -> bytes:   # in the worker; if it fails, the parent loads the share
+                    out, entries = [], {}
+                    for i in share:
+                        key, value = self.task_fresh(league, tasks[i], keys[i])
+                        data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+                        if key is not None:
+                            self.cache.put_pickled(key, data)
+                        out.append((i, data))
+                        entries[i] = (key, value)
+                    self.cache_rankings(tasks, share, entries)
+                    state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
+                    return pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL)
+                pid, r = fork_worker(work)
                 children.append((pid, r, share))
         except BaseException:
             for pid, fd, _ in children:
@@ -508,13 +496,10 @@ class Loader:
 
     def finish_worker(self, league: League, tasks: list[_Task], keys: list, child) -> list[tuple[int, tuple]]:
         """A worker's [(task index, (key, entry))]; if it failed, its share is loaded here instead."""
-        import os
         import pickle
         pid, fd, share = child
-        with os.fdopen(fd, "rb") as fh:
-            data = fh.read()
-        _, status = os.waitpid(pid, 0)
-        if status == 0 and data:
+        data, ok = join_worker(pid, fd)
+        if ok and data:
             out, state = pickle.loads(data)
             if state is not None and self.cache is not None:
                 warnings, gone = state
@@ -591,16 +576,7 @@ def _size(path: Path) -> int:
 
 
 def _kill(pid: int, fd: int) -> None:
-    import os
-    try:
-        os.close(fd)
-    except OSError:
-        pass
-    try:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
+    kill_worker(pid, fd)
 
 
 def _truco_dump(cfg: TrucoConfig) -> dict:

@@ -564,8 +564,8 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         meta = _share(plan, 0, 1, emit, on_stub)
         return meta, dict(plan.charts.files), []
     import gc
-    import os
     import pickle
+    from league.workers import fork_worker, join_worker, kill_worker
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     gc.collect()
@@ -573,33 +573,20 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     children = []
     try:
         for k in range(1, n):
-            r, w = os.pipe()
-            pid = os.fork()
-            if pid == 0:   # worker
-                code = 0
+            def work(k=k) -> bytes:   # in the worker
                 try:
-                    os.close(r)
                     stubs = _share(plan, k, n, worker_emit or emit, on_stub)
-                    out = pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
-                                       protocol=pickle.HIGHEST_PROTOCOL)
+                    return pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
+                                        protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
                     import traceback
-                    out = pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
-                    code = 1
-                try:
-                    with os.fdopen(w, "wb") as fh:
-                        fh.write(out)
-                finally:
-                    os._exit(code)
-            os.close(w)
-            children.append((pid, r))
+                    return pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
+            children.append(fork_worker(work))
         stubs = _share(plan, 0, n, emit, on_stub)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
-            with os.fdopen(r, "rb") as fh:
-                data = fh.read()
-            os.waitpid(pid, 0)
+            data, _ok = join_worker(pid, r)
             got = pickle.loads(data) if data else RuntimeError("worker died")
             if isinstance(got, BaseException):
                 raise got
@@ -611,11 +598,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     finally:
         gc.unfreeze()
         for pid, r in children:   # an error in this process: do not leave workers behind
-            try:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
+            kill_worker(pid, r)
     return stubs, chart_files, extra
 
 

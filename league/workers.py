@@ -1,0 +1,49 @@
+"""Forked worker processes that send one result back through a pipe (the loader's parallel cold load and
+the renderer's page shares use them). Fork, not spawn: a worker inherits everything loaded so far."""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+
+def fork_worker(work: Callable[[], bytes]) -> tuple[int, int]:
+    """Fork a process that runs `work()` and writes the bytes it returns to a pipe, then exits (status 1 and
+    nothing written if `work` raised). Returns (pid, the pipe's read end) for `join_worker`/`kill_worker`."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the worker: never returns
+        code = 0
+        try:
+            os.close(r)
+            payload = work()
+        except BaseException:  # noqa: BLE001 - the parent sees status 1 and no data
+            payload, code = b"", 1
+        try:
+            with os.fdopen(w, "wb") as fh:
+                fh.write(payload)
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r
+
+
+def join_worker(pid: int, fd: int) -> tuple[bytes, bool]:
+    """What the worker sent, and whether it exited cleanly."""
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    return data, status == 0
+
+
+def kill_worker(pid: int, fd: int | None = None) -> None:
+    """Stop a worker that is no longer wanted (an error in the parent): leave no process behind."""
+    if fd is not None:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
