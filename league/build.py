@@ -313,10 +313,9 @@ def _cache(content, cache_dir):
 
 def _previous_record(content, out, cache_dir, writer) -> dict | None:
     """What the previous build into this same out/ folder recorded (page keys, API files), or None."""
-    from league.cache import Cache, default_dir
     if writer.previous is None:
         return None
-    rec = Cache(cache_dir or default_dir(content)).get(_record_key(out))
+    rec = _cache(content, cache_dir).get(_record_key(out))
     if not rec or "pages" not in rec:
         return None
     try:
@@ -335,8 +334,7 @@ def _stamp_key(out: Path) -> str:
 
 def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> BuildReport | None:
     """The previous report when nothing the build reads has changed and out/ is the folder it wrote."""
-    from league.cache import Cache, default_dir
-    cache = Cache(cache_dir or default_dir(content))
+    cache = _cache(content, cache_dir)
     rec = cache.get(_stamp_key(out))
     if not rec:
         return None
@@ -353,16 +351,14 @@ def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> Build
 def _forget_build(content, out, cache_dir) -> None:
     """Drop the previous build's record before site/ is changed: a build killed while applying leaves a
     site that no record describes (the next build then renders every page)."""
-    from league.cache import Cache, default_dir
-    cache = Cache(cache_dir or default_dir(content))
+    cache = _cache(content, cache_dir)
     cache.put(_stamp_key(out), None)
     cache.put(_record_key(out), None)
 
 
 def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None,
                   inputs: tuple[dict, dict] | None = None) -> None:
-    from league.cache import Cache, default_dir
-    cache = Cache(cache_dir or default_dir(content))
+    cache = _cache(content, cache_dir)
     st = Path(out).resolve().stat()
     small = {"stamp": _stamp(content, templates, flags, inputs), "folder": (st.st_ino, st.st_dev),
              "diagnostics": report.diagnostics, "files": report.files, "pages": report.pages}
