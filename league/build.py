@@ -58,33 +58,17 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
 SEARCH_DIGEST = ".pagefind-digest"
 
 
-def _stub_tree(writer, plan, search: bool):
-    """Where the workers write the search stubs while rendering, on a first build (no previous site
-    whose index could be reused): its folders made now, in sorted order (league/search.py)."""
-    from league import search as S
-    from league.render import SEARCH_KINDS
-    if not search or writer.previous is not None or not S.available():
-        return None
-    tree = writer.out.parent / f".{writer.out.name}.search-{os.getpid()}"
-    S.prepare_tree(tree, [job[0] for job in plan.jobs if job[1] in SEARCH_KINDS])
-    return tree
-
-
-def _trash(writer) -> Path:
-    return writer.out.parent / f".{writer.out.name}.trash-{os.getpid()}"
-
-
 def _stub_hash(text: str | None) -> str | None:
     import hashlib
     return None if text is None else hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
 
 
-def _search_index(writer, meta: dict, kept: set, search: bool, tree=None):
+def _search_index(writer, meta: dict, kept: set, search: bool):
     """Start the search index of the new site (pagefind over the pages' searchable text, in the
     background); None when it can be reused as it is: the indexed text of every page (names, dates,
     places — not scores) is the same as in the previous site. `meta`: {page: (key, charts, stub)}, where
     the stub is the text for pages rendered now and its hash for pages kept from the previous site.
-    Returns a handle whose wait() finishes it."""
+    Returns (a handle whose files() is the index, its digest)."""
     import hashlib
     from league import search as S
     if not search or not S.available():
@@ -95,8 +79,6 @@ def _search_index(writer, meta: dict, kept: set, search: bool, tree=None):
         if stub is not None:
             h.update(f"{path}\0{stub if path in kept else _stub_hash(stub)}\0".encode("utf-8"))
     digest = h.hexdigest()
-    if tree is not None:
-        return S.start_index_tree(tree, writer.staging, trash=_trash(writer)), digest
     prev = writer.previous
     old_digest = None
     if prev is not None:
@@ -112,7 +94,7 @@ def _search_index(writer, meta: dict, kept: set, search: bool, tree=None):
         writer.keep(sorted(kept_files))
         writer.put(SEARCH_DIGEST, digest)
         return None
-    # the index changes: the stubs of the kept pages are read back from their files in site/
+    # the index changes (or there is none): the stubs of the kept pages are read back from their files in site/
     stubs = {}
     for path, m in meta.items():
         if m[2] is None:
@@ -124,22 +106,18 @@ def _search_index(writer, meta: dict, kept: set, search: bool, tree=None):
                 stubs[path] = text
         else:
             stubs[path] = m[2]
-    handle = S.start_index_stubs(stubs, writer.staging, trash=_trash(writer))
+    handle = S.start_index_stubs(stubs, writer.staging)
     return handle, digest
 
 
 def _finish_search_index(writer, started) -> None:
+    """The index's files, through the writer: a rebuild rewrites only those whose bytes changed (pagefind
+    names most of its files by their content)."""
     if started is None:
         return
-    import os
     handle, digest = started
-    if not handle.wait():
-        return
-    for dirpath, _dirs, names in os.walk(writer.staging / "pagefind"):
-        rel_dir = os.path.relpath(dirpath, writer.staging).replace(os.sep, "/")
-        for n in sorted(names):
-            writer.stats.paths.append(f"{rel_dir}/{n}")
-            writer.stats.written += 1
+    for rel, data in sorted(handle.files().items()):
+        writer.put(rel, data)
     writer.put(SEARCH_DIGEST, digest)
 
 
@@ -169,12 +147,10 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     from league.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
     from league.render import plan_site, run_plan, workers_for
-    from league.search import write_stub
     from league.writer import SiteWriter
     incremental = cache_dir is not False
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
         writer = SiteWriter(out)
-        tree = None
         try:
             previous = _previous_record(content, out, cache_dir, writer) if incremental else None
             # the stages' signatures are reused even when out/ is new (they depend on the content only)
@@ -207,13 +183,11 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                     progress("gerando páginas", min(done[0] * n, total), total)
             if progress:
                 progress("gerando páginas", 0, total)
-            tree = _stub_tree(writer, plan, search)   # a first build: workers write the search stubs as they go
-            on_stub = (lambda path, text: write_stub(tree, path, text)) if tree else None
-            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats, on_stub=on_stub)
+            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats)
             for st in worker_stats:
                 writer.stats.merge(st)
             plan.jobs.clear()
-            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, tree)
+            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search)
             record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
             report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
             if progress:
@@ -229,9 +203,6 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             record["paths"] = sorted(set(writer.stats.paths))
         except BaseException:
             writer.abort()
-            if tree is not None:
-                import shutil
-                shutil.rmtree(tree, ignore_errors=True)
             raise
     stats = writer.stats
     report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged

@@ -516,7 +516,7 @@ def render_page(plan: SitePlan, job) -> str:
     return plan.env.get_template(template).render(ctx)
 
 
-def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None) -> dict:
+def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
     """Render every n-th page starting at `index`, handing each (path, html) to `emit`; returns, per page,
     (key, the chart files it asked for, its search stub)."""
     try:
@@ -538,10 +538,7 @@ def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None) -> dict:
         del touched[:]
         html = render_page(plan, job)
         emit(job[0], html)
-        s = stub(html)
-        meta[job[0]] = (job[4], tuple(touched), s)
-        if s is not None and on_stub is not None:
-            on_stub(job[0], s)
+        meta[job[0]] = (job[4], tuple(touched), stub(html))
     return meta
 
 
@@ -554,14 +551,14 @@ def workers_for(n_jobs: int) -> int:
     return workers
 
 
-def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None) -> tuple[dict, dict, list]:
+def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[dict, dict, list]:
     """Render every page of `plan`: in this process, or split across forked workers (each renders and
     emits its own share, so no process ever holds the whole site's HTML) when the site is large. `emit`
     runs in this process; `worker_emit` in a worker (default: emit); `worker_done()` returns, from a worker,
     what it must send back. Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
     if n == 1:
-        meta = _share(plan, 0, 1, emit, on_stub)
+        meta = _share(plan, 0, 1, emit)
         return meta, dict(plan.charts.files), []
     import gc
     import pickle
@@ -575,14 +572,14 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         for k in range(1, n):
             def work(k=k) -> bytes:   # in the worker
                 try:
-                    stubs = _share(plan, k, n, worker_emit or emit, on_stub)
+                    stubs = _share(plan, k, n, worker_emit or emit)
                     return pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
                                         protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
                     import traceback
                     return pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
             children.append(fork_worker(work))
-        stubs = _share(plan, 0, n, emit, on_stub)
+        stubs = _share(plan, 0, n, emit)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:

@@ -11,9 +11,10 @@ page light.
 
 Indexing the whole site (≈10,000 pages of ≈19 KB on a 20-season archive) mostly parses text pagefind then
 throws away. `stub(html)` cuts a page down to what pagefind actually reads from it, and `index_stubs`
-(or `start_index_stubs`, in the background) runs pagefind over a tree of those stubs: the index is
-byte-identical to the one made from the full pages. `stubs_digest` hashes the stubs, so the index only
-needs rebuilding when the digest changes.
+(or `start_index_stubs`, in the background) sends those stubs to pagefind's service (`pagefind
+--service`, through its standard input): the index is byte-identical to the one made from the full
+pages in the same order, and no stub is ever written to disk. `stubs_digest` hashes the stubs, so the
+index only needs rebuilding when the digest changes.
 
 What pagefind 1.x reads from one of our pages (pagefind/src/fossick/parser.rs, checked by experiment):
   - `<html lang>`, lower-cased: the index language (stemming, the `pt-br` file names);
@@ -27,20 +28,17 @@ What pagefind 1.x reads from one of our pages (pagefind/src/fossick/parser.rs, c
 A page whose shape differs from the one the templates produce (a meta attribute elsewhere, an `h1`
 before the body, an `id` inside the body…) gets itself as its stub: still identical, just not smaller.
 
-Order: pagefind numbers the pages in the order it finds them, i.e. the order the file system lists a
-directory (it does not sort). ext4 lists names in an order fixed by the names and the file system (hash
-order), whatever the order they were written in; tmpfs lists them newest first. So the stub tree must be
-on the site's file system, where it lists like the full site: that is what makes the index byte-identical
-to pagefind over the full site. A tree on another file system gives the same pages, words, excerpts and
-meta under other page numbers, hence other index file names and bytes (and so does the full site itself,
-copied to another file system).
-
-Writing and deleting 10,000 small files costs seconds on a slow disk, so the tree can be kept between
-builds (`tree_dir=`, e.g. in the build cache, on the same file system as the site): only the stubs that
-changed are rewritten.
+Order: pagefind numbers the pages in the order it is given them. Its command line (`run_pagefind`) takes
+them in the order the file system lists a directory (ext4: hash order, fixed per file system; tmpfs:
+newest first), so the same site copied to another file system gets other page numbers, hence other index
+file names and bytes. The build sends the stubs in the order of their paths instead: the same content
+gives the same index on any file system, and no tree of 10,000 small files is written and deleted (on
+this kind of machine, creating a file costs far more than writing its bytes, and creating files soon
+after deleting thousands costs more again).
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import importlib.util
 import json
@@ -255,189 +253,156 @@ def stubs_of_site(site: Path) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------- indexing stubs
 
-def _write_tree(site: Path, files: list[tuple[str, str]]) -> None:
-    for parent in sorted({rel.rpartition("/")[0] for rel, _ in files}):
-        os.makedirs(os.path.join(site, parent), exist_ok=True)
-    for rel, text in sorted(files):
-        with open(os.path.join(site, rel), "w", encoding="utf-8") as fh:
-            fh.write(text)
-
-
-def _sync_tree(tree: Path, files: list[tuple[str, str]]) -> Path:
-    """Brings the stub tree kept in `tree` (`tree/site/…`, listed in `tree/stubs.json`) up to date,
-    writing only the stubs that changed and removing the ones gone; returns `tree/site`. Without a
-    readable list (first run, a run interrupted while syncing) the tree is rewritten from scratch."""
-    site, manifest = tree / "site", tree / "stubs.json"
-    new = {rel: hashlib.sha1(text.encode("utf-8")).hexdigest() for rel, text in files}
+def _executable() -> Path | None:
+    """The pagefind binary of the `pagefind[bin]` package (or $PAGEFIND_BINARY_PATH, or one on PATH)."""
     try:
-        old = json.loads(manifest.read_text(encoding="utf-8"))
-        manifest.unlink()  # until the tree matches a list again
-        if not isinstance(old, dict):
-            raise ValueError(manifest)
-    except (OSError, ValueError):
-        old = None
-        shutil.rmtree(site, ignore_errors=True)
-    if old is None:
-        _write_tree(site, files)
-    else:
-        for rel in sorted(old.keys() - new.keys()):
-            path = site / rel
-            path.unlink(missing_ok=True)
-            parent = path.parent
-            while parent != site:  # and the folders left empty
-                try:
-                    parent.rmdir()
-                except OSError:
-                    break
-                parent = parent.parent
-        _write_tree(site, [(rel, text) for rel, text in files if old.get(rel) != new[rel]])
-    tmp = tree / "stubs.json.tmp"
-    tmp.write_text(json.dumps(new, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, manifest)
-    return site
-
-
-def _lock(tree: Path):
-    """An exclusive lock on the kept tree (an open file), or None when another build holds it."""
-    tree.mkdir(parents=True, exist_ok=True)
-    fh = open(tree / ".lock", "w")  # noqa: SIM115 — held until wait()/cancel()
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no locking
-        return fh
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        fh.close()
+        from pagefind.service import get_executable
+    except ImportError:
         return None
-    return fh
+    return get_executable()
 
 
-def prepare_tree(tree: Path, rels) -> None:
-    """A stub tree to be filled while pages are rendered (`write_stub`, from any process): every folder
-    created here first, in sorted order, so that the order in which the file system lists them — the
-    order pagefind numbers pages in (see Order above) — does not depend on which worker wrote first."""
-    for parent in sorted({_relpath(rel).rpartition("/")[0] for rel in rels}):
-        os.makedirs(os.path.join(tree, parent), exist_ok=True)
-
-
-def write_stub(tree: Path, rel: str, text: str) -> None:
-    with open(os.path.join(tree, _relpath(rel)), "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
-def remove_tree(tree: Path, trash: Path | None = None, background_over: int = 2000) -> None:
-    """Deletes a stub tree; with `trash` (a free path on the same file system), one of more than
-    `background_over` files is renamed there and deleted by a detached `rm -rf` (thousands of small
-    files take seconds to unlink; nobody needs to wait for it)."""
-    tree = Path(tree)
-    if not tree.exists():
-        return
-    count = 0
-    for _dirpath, _dirs, names in os.walk(tree):
-        count += len(names)
-        if count > background_over:
-            break
-    rm = shutil.which("rm")
-    if count > background_over and rm and trash is not None:
-        try:
-            os.rename(tree, trash)
-            subprocess.Popen([rm, "-rf", str(trash)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-            return
-        except OSError:
-            pass
-    shutil.rmtree(tree, ignore_errors=True)
+def _message(message_id: int, payload: dict) -> bytes:
+    """One request of pagefind's service protocol: base64 of its JSON, ended by a comma."""
+    return base64.b64encode(json.dumps({"message_id": message_id, "payload": payload},
+                                       ensure_ascii=False).encode("utf-8")) + b","
 
 
 class StubIndexing:
-    """pagefind running over a stub tree (see `start_index_stubs`). `wait()` waits for it, moves the
-    index into place and removes the temporary files; `cancel()` stops it and removes them."""
+    """pagefind (`pagefind --service`) indexing the stubs sent to it through its standard input, in the
+    order of their paths (see `start_index_stubs`). `files()` waits for it and returns the index's files;
+    `wait()` writes them into `dest/pagefind`; `cancel()` stops it.
 
-    def __init__(self, stubs: Mapping[str, str] | None, dest: Path, quiet: bool = True,
-                 tree_dir: str | os.PathLike | None = None, tree: Path | None = None,
-                 trash: Path | None = None):
+    pagefind's service handles one message at a time, in the order received, and numbers the pages in
+    that order; over the same pages in the same order it makes the same bytes as its command line
+    (tests/test_search_stubs.py). The index is asked for in memory (GetFiles), not written by pagefind
+    (its WriteFiles answers before its last writes have reached the files, and the service exits, losing
+    them, as soon as its input ends): the caller writes the files, and a rebuild rewrites only the ones
+    that changed."""
+
+    def __init__(self, stubs: Mapping[str, str], dest: Path, quiet: bool = True, in_order: bool = False):
+        import threading
         self.dest = Path(dest)
+        pages = [(_relpath(rel), text) for rel, text in stubs.items()]   # ValueError before anything
+        if not in_order:
+            pages.sort()
         self._proc: subprocess.Popen | None = None
+        self._files: dict[str, bytes] | None = None
         self._result: bool | None = None
+        self._failed: str | None = None
         self._log = None
-        self._lock = None
-        self._tmps: list[Path] = []
-        self._owned_tree = Path(tree) if tree is not None else None
-        self._trash = trash
+        if not pages:
+            raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+        exe = _executable()
+        if exe is None:
+            raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
         try:
-            # pagefind's output, beside dest so that moving it into dest is a rename
-            out = Path(tempfile.mkdtemp(prefix=f".{self.dest.name}.pagefind-", dir=self.dest.parent))
-            self._tmps.append(out)
-            self._index = out / "pagefind"
-            # the stub tree, on the site's file system (see Order above): already written (`tree`, removed
-            # afterwards), kept in tree_dir between builds when given (and not in use by another build),
-            # else written beside dest and removed
-            if tree is not None:
-                site = Path(tree)
-            elif tree_dir is not None:
-                self._lock = _lock(Path(tree_dir))
-            if tree is not None:
-                pass
-            elif self._lock is not None:
-                site = _sync_tree(Path(tree_dir), [(_relpath(rel), text) for rel, text in stubs.items()])
-            else:
-                site = out / "site"
-                _write_tree(site, [(_relpath(rel), text) for rel, text in stubs.items()])
-            self._log = open(out / "pagefind.log", "w+b")  # noqa: SIM115 — read in wait()
-            self._proc = subprocess.Popen(_command(site, quiet, self._index), stdout=self._log,
-                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self._log = tempfile.TemporaryFile()  # noqa: SIM115 — pagefind's messages, read on failure
+            self._proc = subprocess.Popen([str(exe), "--service"], cwd=self.dest, stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=self._log)
+            self._last = len(pages) + 1   # the GetFiles request: its reply is the index
+            requests = [_message(0, {"type": "NewIndex", "config": None})]
+            requests += [_message(i, {"type": "AddFile", "index_id": 0, "file_path": rel, "file_contents": text})
+                         for i, (rel, text) in enumerate(pages, 1)]
+            requests.append(_message(self._last, {"type": "GetFiles", "index_id": 0}))
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+            self._writer = threading.Thread(target=self._write, args=(b"".join(requests),), daemon=True)
+            self._writer.start()
         except BaseException:
-            self._cleanup()
+            self.cancel()
             raise
 
-    def wait(self) -> bool:
-        """Waits for pagefind, moves its index to `dest/pagefind` (replacing one already there) and
-        returns True; raises RuntimeError with pagefind's message when it failed."""
-        if self._result is not None:
-            return self._result
+    def _write(self, data: bytes) -> None:
+        try:
+            self._proc.stdin.write(data)
+            self._proc.stdin.flush()
+        except (OSError, ValueError, AttributeError):   # pagefind died (its reason is in the log), or cancelled
+            pass
+
+    def _read(self) -> None:
+        """Collects the replies until the last request's (the index), or the first error."""
+        stdout = self._proc.stdout
+        parts: list[bytes] = []   # the reply being read (the index is one big reply: no quadratic joins)
+        while True:
+            chunk = stdout.read1(1 << 20)
+            if not chunk:
+                self._failed = self._failed or "pagefind terminou antes de entregar o índice"
+                return
+            start = 0
+            while (comma := chunk.find(b",", start)) >= 0:
+                parts.append(chunk[start:comma])
+                reply = json.loads(base64.b64decode(b"".join(parts)))
+                parts = []
+                start = comma + 1
+                payload = reply.get("payload") or {}
+                if payload.get("type") == "Error":
+                    self._failed = f"{payload.get('message')} ({payload.get('original_message') or ''})"[:500]
+                    return
+                if reply.get("message_id") == self._last:
+                    self._files = {f"pagefind/{_relpath(f['path'])}": base64.b64decode(f["content"])
+                                   for f in payload.get("files", [])
+                                   if f["path"] not in UNUSED and not f["path"].startswith("playground/")}
+                    return
+            parts.append(chunk[start:])
+
+    def files(self) -> dict[str, bytes]:
+        """Waits for pagefind and returns the index's files ({"pagefind/…": bytes}, without its UI
+        bundles); raises RuntimeError with pagefind's message when it failed."""
+        if self._files is not None and self._proc is None:
+            return self._files
         if self._proc is None:
             raise RuntimeError("indexação cancelada")
         try:
-            code = self._proc.wait()
-            if code != 0 or not self._index.is_dir():
+            self._reader.join()
+            if self._failed or not self._files:
+                self._proc.stdin.close()
+                code = self._proc.wait()
                 self._log.seek(0)
-                raise _failure(code, self._log.read().decode("utf-8", "replace"))
-            _drop_unused(self._index)
+                raise _failure(code or 1, f"{self._failed or 'índice vazio'} {self._log.read().decode('utf-8', 'replace')}")
+            return self._files
+        finally:
+            self.cancel()  # the service ends at the end of its input; interrupted (Ctrl-C): stopped
+
+    def wait(self) -> bool:
+        """Waits for pagefind and writes the index into `dest/pagefind` (replacing one already there,
+        through a folder beside it and a rename); True, or RuntimeError with pagefind's message."""
+        if self._result is not None:
+            return self._result
+        files = self.files()
+        tmp = Path(tempfile.mkdtemp(prefix=f".{self.dest.name}.pagefind-", dir=self.dest.parent))
+        try:
+            for rel, data in sorted(files.items()):
+                path = tmp / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
             target = self.dest / "pagefind"
             if target.is_dir() and not target.is_symlink():
                 shutil.rmtree(target)
             elif target.exists() or target.is_symlink():
                 target.unlink()
-            shutil.move(str(self._index), str(target))  # a rename when both are on one file system
-            self._result = True
-            return True
+            os.replace(tmp / "pagefind", target)
         finally:
-            self.cancel()  # interrupted (Ctrl-C) while pagefind runs: stop it before removing its files
+            shutil.rmtree(tmp, ignore_errors=True)
+        self._result = True
+        return True
 
     def cancel(self) -> None:
-        """Stops pagefind (if still running) and removes the temporary files; `dest` is left alone."""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
-            self._proc.wait()
-        self._proc = None
-        self._cleanup()
-
-    def _cleanup(self) -> None:
+        """Stops pagefind (if still running); nothing is left behind."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
         if self._log is not None and not self._log.closed:
             self._log.close()
-        if self._lock is not None:
-            self._lock.close()  # releases the kept tree
-            self._lock = None
-        for tmp in self._tmps:
-            site = tmp / "site"
-            if site.is_dir():
-                remove_tree(site, self._trash)
-            shutil.rmtree(tmp, ignore_errors=True)
-        self._tmps = []
-        if self._owned_tree is not None:
-            remove_tree(self._owned_tree, self._trash)
-            self._owned_tree = None
 
     def __enter__(self) -> StubIndexing:
         return self
@@ -449,6 +414,9 @@ class StubIndexing:
 
 class _NoIndexing:
     """What `start_index_stubs` returns when pagefind is not installed."""
+
+    def files(self) -> dict[str, bytes]:
+        return {}
 
     def wait(self) -> bool:
         return False
@@ -464,35 +432,19 @@ class _NoIndexing:
 
 
 def start_index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,
-                      tree_dir: str | os.PathLike | None = None, trash: Path | None = None
-                      ) -> StubIndexing | _NoIndexing:
-    """Writes the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`) into a stub tree and
-    starts pagefind on it; returns at once. The caller does other work, then calls `handle.wait()` (True
-    once `dest/pagefind` is in place; False when pagefind is not installed, nothing done; RuntimeError
-    with pagefind's message on failure) or `handle.cancel()`. Temporary files are removed either way.
-
-    The tree is a temporary directory beside `dest` (`dest`'s parent must be writable), or, with
-    `tree_dir`, a directory kept between builds where only changed stubs are rewritten (on the site's
-    file system, see Order in the module's docstring; a tree in use by another build is not shared: that
-    build gets a temporary one)."""
+                      in_order: bool = False) -> StubIndexing | _NoIndexing:
+    """Starts pagefind on the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`), sent in the
+    order of their paths (`in_order`: in the mapping's own order), and returns at once. The caller does
+    other work, then calls `handle.files()` (the index's files; {} when pagefind is not installed),
+    `handle.wait()` (True once `dest/pagefind` is written; False when pagefind is not installed, nothing
+    done) or `handle.cancel()`; RuntimeError with pagefind's message on failure."""
     if not available():
         return _NoIndexing()
-    return StubIndexing(stubs, dest, quiet, tree_dir, trash=trash)
+    return StubIndexing(stubs, dest, quiet, in_order)
 
 
-def start_index_tree(tree: Path, dest: Path, quiet: bool = True, trash: Path | None = None
-                     ) -> StubIndexing | _NoIndexing:
-    """Like `start_index_stubs`, over a stub tree already written (`prepare_tree`/`write_stub`), which is
-    removed once pagefind is done (big trees in the background, see `remove_tree`)."""
-    if not available():
-        remove_tree(tree, trash)
-        return _NoIndexing()
-    return StubIndexing(None, dest, quiet, tree=tree, trash=trash)
-
-
-def index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,
-                tree_dir: str | os.PathLike | None = None) -> bool:
+def index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True, in_order: bool = False) -> bool:
     """Indexes the stubs (see `stub`) and puts the index in `dest/pagefind`: the same files, byte for byte,
-    as `run_pagefind` over the full pages. False, doing nothing, when pagefind is not installed;
-    RuntimeError with pagefind's message on failure. `tree_dir`: see `start_index_stubs`."""
-    return start_index_stubs(stubs, dest, quiet, tree_dir).wait()
+    as pagefind over the full pages in the same order. False, doing nothing, when pagefind is not
+    installed; RuntimeError with pagefind's message on failure."""
+    return start_index_stubs(stubs, dest, quiet, in_order).wait()

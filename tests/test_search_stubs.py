@@ -1,8 +1,10 @@
 """Search index from page stubs: `stub(page)` keeps only what pagefind reads (the data-pagefind-body
 heading and meta line, `<main>`'s data-pagefind-meta, `<html lang>`, the first image after the `h1`), and
-pagefind over a tree of stubs writes the same index, byte for byte, as over the full site."""
+pagefind's service, given the stubs, writes the same index, byte for byte, as given the full pages in the
+same order — which is what its command line writes over the site when it lists the pages in that order."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -56,19 +58,46 @@ def test_a_page_without_data_pagefind_body_has_no_stub(site):
     assert stub('<html lang="pt-BR"><body><p>o atributo data-pagefind-body marca o texto</p></body></html>') is None
 
 
-def test_index_from_stubs_is_byte_identical_to_pagefind_over_the_full_site(site, tmp_path):
+def _pages(site: Path, names) -> dict[str, str]:
+    return {rel: (site / rel).read_text(encoding="utf-8") for rel in names}
+
+
+def _listed(site: Path) -> list[str]:
+    """The site's pages in the order the file system lists them: the order pagefind's command line takes."""
+    order = []
+    for dirpath, _dirs, names in os.walk(site):
+        order += [Path(os.path.relpath(os.path.join(dirpath, n), site)).as_posix() for n in names if n.endswith(".html")]
+    return order
+
+
+def test_the_service_writes_what_the_command_line_writes_for_the_same_pages_in_the_same_order(site, tmp_path):
     full = tmp_path / "full"
     shutil.copytree(site, full, ignore=shutil.ignore_patterns("pagefind", ".pagefind-digest"))
     assert run_pagefind(full)
-    stubs = stubs_of_site(full)
-    assert "jogadores" in {k.split("/")[0] for k in stubs} and "index.html" not in stubs
     dest = tmp_path / "dest"
     dest.mkdir()
-    assert index_stubs(stubs, dest)
+    assert index_stubs(_pages(full, _listed(full)), dest, in_order=True)
     expected, got = _files(full / "pagefind"), _files(dest / "pagefind")
     assert sorted(got) == sorted(expected)
     assert [name for name in expected if got[name] != expected[name]] == []
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "full"]  # the stub tree is gone
+
+
+def test_index_from_stubs_is_byte_identical_to_the_index_of_the_full_pages(site, tmp_path):
+    full = tmp_path / "full"
+    shutil.copytree(site, full, ignore=shutil.ignore_patterns("pagefind", ".pagefind-digest"))
+    stubs = stubs_of_site(full)
+    assert "jogadores" in {k.split("/")[0] for k in stubs} and "index.html" not in stubs
+    pages, dest = tmp_path / "pages", tmp_path / "dest"
+    pages.mkdir()
+    dest.mkdir()
+    assert index_stubs(_pages(full, stubs), pages)   # the full pages that have a body, in path order
+    assert index_stubs(dict(reversed(list(stubs.items()))), dest)   # the mapping's order does not matter
+    expected, got = _files(pages / "pagefind"), _files(dest / "pagefind")
+    assert sorted(got) == sorted(expected)
+    assert [name for name in expected if got[name] != expected[name]] == []
+    # and it is the index the build wrote
+    assert _files(site / "pagefind") == got
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "full", "pages"]  # nothing else left
 
 
 def test_unusual_pages_are_indexed_the_same_too(tmp_path):
@@ -99,11 +128,12 @@ def test_unusual_pages_are_indexed_the_same_too(tmp_path):
     assert stubs["c/index.html"] == pages["c/index.html"]  # title from an h1 outside the body
     assert stubs["d/index.html"] == pages["d/index.html"]  # a filter outside <main>
     assert stubs["f/index.html"] == pages["f/index.html"]  # an empty h1: the title comes from further on
-    assert run_pagefind(full)
-    dest = tmp_path / "dest"
+    whole, dest = tmp_path / "whole", tmp_path / "dest"
+    whole.mkdir()
     dest.mkdir()
+    assert index_stubs({rel: pages[rel] for rel in stubs}, whole)
     assert index_stubs(stubs, dest)
-    assert _files(dest / "pagefind") == _files(full / "pagefind")
+    assert _files(dest / "pagefind") == _files(whole / "pagefind")
 
 
 def test_digest_follows_names_not_scores(site):
@@ -152,42 +182,3 @@ def test_background_indexing_and_failure_leave_no_temporary_files(site, tmp_path
     with pytest.raises(ValueError):
         index_stubs({"../fora.html": "<html></html>"}, other)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "other"]
-
-
-def test_a_kept_stub_tree_is_updated_in_place_and_gives_the_same_index(site, tmp_path):
-    stubs = dict(list(stubs_of_site(site).items())[::4])  # a quarter of the pages is enough here
-    tree, a, b = tmp_path / "tree", tmp_path / "a", tmp_path / "b"
-    a.mkdir()
-    b.mkdir()
-    assert index_stubs(stubs, a, tree_dir=tree)
-    of_stubs = _files(a / "pagefind")
-    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(stubs)
-    inodes = {p: p.stat().st_ino for p in tree.rglob("*.html")}
-    mtimes = {p: p.stat().st_mtime_ns for p in tree.rglob("*.html")}
-    # one page renamed, one gone, one new: only those files change in the tree
-    changed = dict(stubs)
-    player = next(k for k in stubs if k.startswith("jogadores/"))
-    gone = next(k for k in stubs if k.startswith("duplas/"))
-    changed[player] = changed[player].replace("</h1>", " Júnior</h1>", 1)
-    del changed[gone]
-    changed["jogadores/novo-jogador/index.html"] = changed[player].replace(" Júnior</h1>", " Segundo</h1>")
-    assert index_stubs(changed, a, tree_dir=tree)
-    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(changed)
-    assert not (tree / "site" / gone).parent.exists()  # its folder went with it
-    same = [p for p in tree.rglob("*.html") if p.relative_to(tree / "site").as_posix() not in (player, gone)
-            and p.relative_to(tree / "site").as_posix() != "jogadores/novo-jogador/index.html"]
-    assert all(p.stat().st_ino == inodes[p] and p.stat().st_mtime_ns == mtimes[p] for p in same)
-    assert index_stubs(changed, b)  # a fresh temporary tree
-    of_changed = _files(b / "pagefind")
-    assert _files(a / "pagefind") == of_changed != of_stubs
-    # a damaged list: the tree is rewritten from scratch
-    (tree / "stubs.json").write_text("{", encoding="utf-8")
-    assert index_stubs(stubs, a, tree_dir=tree)
-    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(stubs)
-    # a tree in use by another build is not shared: the second one gets a temporary tree
-    first = start_index_stubs(changed, a, tree_dir=tree)
-    assert index_stubs(stubs, b, tree_dir=tree)
-    assert first.wait()
-    assert _files(a / "pagefind") == of_changed and _files(b / "pagefind") == of_stubs
-    assert sorted(p.relative_to(tree / "site").as_posix() for p in tree.rglob("*.html")) == sorted(changed)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "tree"]
