@@ -85,6 +85,7 @@ def main() -> None:
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league.build import build as do_build
+    from league.search import SearchError
     try:
         report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
                           progress=_Progress() if sys.stderr.isatty() else None, skip_unchanged=True)
@@ -92,6 +93,11 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
         _print_diags(exc.diagnostics, "text")
         n = sum(1 for d in exc.diagnostics if d.level == "error")
         click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
+        sys.exit(1)
+    except SearchError as exc:
+        click.echo(f"erro: o índice de busca não pôde ser gerado: {exc}\n"
+                   f"    sugestão: reinstale o pagefind (pip install 'pagefind[bin]') ou use --no-search; "
+                   f"nada foi escrito, {out}/ continua como estava.", err=True)
         sys.exit(1)
     _print_diags(report.diagnostics, "text")
     pages = f"{report.rendered} de {report.pages} página(s) gerada(s), " if report.pages else ""

@@ -66,8 +66,12 @@ def _command(site: Path, quiet: bool, output: Path | None = None) -> list[str]:
             + (["--output-path", str(output)] if output is not None else []))
 
 
-def _failure(returncode: int, message: str) -> RuntimeError:
-    return RuntimeError(f"pagefind falhou ({returncode}): {message.strip()}")
+class SearchError(RuntimeError):
+    """pagefind failed: the site is not written (the CLI says so, exit status 1)."""
+
+
+def _failure(returncode: int, message: str) -> SearchError:
+    return SearchError(f"pagefind falhou ({returncode}): {message.strip()}")
 
 
 def _drop_unused(index_dir: Path) -> None:

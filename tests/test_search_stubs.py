@@ -182,3 +182,37 @@ def test_background_indexing_and_failure_leave_no_temporary_files(site, tmp_path
     with pytest.raises(ValueError):
         index_stubs({"../fora.html": "<html></html>"}, other)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "other"]
+
+
+def test_a_failing_pagefind_is_reported_with_its_message_and_leaves_nothing(site, tmp_path, monkeypatch):
+    stubs = {k: v for k, v in stubs_of_site(site).items() if k.startswith("clubes/")}
+    broken = tmp_path / "pagefind"
+    broken.write_text("#!/bin/sh\necho 'erro simulado do pagefind' >&2\nexit 3\n", encoding="utf-8")
+    broken.chmod(0o755)
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(broken))
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    with pytest.raises(RuntimeError, match="erro simulado do pagefind"):
+        index_stubs(stubs, dest)
+    assert list(dest.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["dest", "pagefind"]
+    # a build whose index fails writes nothing: the previous site stays as it was
+    out = tmp_path / "site"
+    shutil.copytree(site, out)
+    (out / ".pagefind-digest").write_text("outro", encoding="utf-8")   # the index must be made again
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    with pytest.raises(RuntimeError, match="erro simulado do pagefind"):
+        build(ROOT / "content", out, templates=ROOT / "templates", cache_dir=False)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "pagefind", "site"]
+
+
+def test_league_build_says_the_search_index_failed_and_exits_1(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from league.cli import main
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", "/bin/false")
+    out = tmp_path / "site"
+    res = CliRunner().invoke(main, ["build", "--content", str(ROOT / "content"), "--out", str(out)])
+    assert res.exit_code == 1, res.output
+    assert "o índice de busca não pôde ser gerado: pagefind falhou" in res.output
+    assert "--no-search" in res.output and "continua como estava" in res.output
+    assert not out.exists()
