@@ -65,14 +65,20 @@ def page_text(n: int, rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_site(pages: int, out: Path, seed: int = 1) -> Path:
-    """(Re)write the Hugo source tree for `pages` pages under `out`; returns `out`."""
+def write_site(pages: int, out: Path, seed: int = 1, default_kinds: bool = False) -> Path:
+    """(Re)write the Hugo source tree for `pages` pages under `out`; returns `out`. `default_kinds`:
+    keep Hugo's default page kinds (home, section and taxonomy lists, RSS feeds, sitemap, robots.txt,
+    404) instead of single pages only — what a Hugo site has unless told otherwise (the lists have no
+    layout here, so Hugo writes their RSS and the sitemap, and the same HTML pages)."""
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
     (out / "content" / "p").mkdir(parents=True)
     (out / "layouts").mkdir()
-    (out / "hugo.toml").write_text(CONFIG.format(cache_dir=(out / ".hugo-cache").as_posix()), encoding="utf-8")
+    config = CONFIG.format(cache_dir=(out / ".hugo-cache").as_posix())
+    if default_kinds:
+        config = "\n".join(line for line in config.split("\n") if not line.startswith("disableKinds"))
+    (out / "hugo.toml").write_text(config, encoding="utf-8")
     (out / "layouts" / "single.html").write_text(LAYOUT, encoding="utf-8")
     rng = random.Random(seed)
     width = max(5, len(str(pages)))
