@@ -151,6 +151,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     incremental = cache_dir is not False
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
         writer = SiteWriter(out)
+        index = None
         try:
             previous = _previous_record(content, out, cache_dir, writer) if incremental else None
             # the stages' signatures are reused even when out/ is new (they depend on the content only)
@@ -202,6 +203,8 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             writer.commit((previous or {}).get("paths"))
             record["paths"] = sorted(set(writer.stats.paths))
         except BaseException:
+            if index is not None:   # pagefind still running: stop it (league serve outlives the build)
+                index[0].cancel()
             writer.abort()
             raise
     stats = writer.stats

@@ -85,7 +85,6 @@ def main() -> None:
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league.build import build as do_build
-    from league.search import SearchError
     try:
         report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
                           progress=_Progress() if sys.stderr.isatty() else None, skip_unchanged=True)
@@ -94,7 +93,10 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
         n = sum(1 for d in exc.diagnostics if d.level == "error")
         click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
         sys.exit(1)
-    except SearchError as exc:
+    except RuntimeError as exc:
+        from league.search import SearchError
+        if not isinstance(exc, SearchError):
+            raise
         click.echo(f"erro: o índice de busca não pôde ser gerado: {exc}\n"
                    f"    sugestão: reinstale o pagefind (pip install 'pagefind[bin]') ou use --no-search; "
                    f"nada foi escrito, {out}/ continua como estava.", err=True)

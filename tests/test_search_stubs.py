@@ -216,3 +216,23 @@ def test_league_build_says_the_search_index_failed_and_exits_1(tmp_path, monkeyp
     assert "o índice de busca não pôde ser gerado: pagefind falhou" in res.output
     assert "--no-search" in res.output and "continua como estava" in res.output
     assert not out.exists()
+
+
+def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch):
+    import league.build as B
+    import league.search as S
+    stopped = []
+    cancel = S.StubIndexing.cancel
+
+    def spy(self):
+        stopped.append(self._proc)
+        cancel(self)
+    monkeypatch.setattr(S.StubIndexing, "cancel", spy)
+
+    def fail(writer, started):
+        raise OSError("disco cheio")
+    monkeypatch.setattr(B, "_finish_search_index", fail)
+    with pytest.raises(OSError, match="disco cheio"):
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
+    assert len(stopped) == 1 and stopped[0] is not None and stopped[0].poll() is not None  # it was running; it ended
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
