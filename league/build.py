@@ -63,12 +63,23 @@ def _stub_hash(text: str | None) -> str | None:
     return None if text is None else hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
 
 
-def _search_index(writer, meta: dict, kept: set, search: bool):
+SEARCH_CACHE = "search-index"
+
+
+def _search_cache_key() -> str:
+    """Cache key of the last search index made: league's code and the pagefind binary (path, size, time)."""
+    from league import search as S
+    from league.cache import code_version, digest
+    return digest(SEARCH_CACHE, code_version(), S.identity())
+
+
+def _search_index(writer, meta: dict, kept: set, search: bool, cache=None):
     """Start the search index of the new site (pagefind over the pages' searchable text, in the
     background); None when it can be reused as it is: the indexed text of every page (names, dates,
-    places — not scores) is the same as in the previous site. `meta`: {page: (key, charts, stub)}, where
-    the stub is the text for pages rendered now and its hash for pages kept from the previous site.
-    Returns (a handle whose files() is the index, its digest)."""
+    places — not scores) is the same as in the previous site, or as in the last index kept in `cache`
+    (a whole site built again from a warm cache: its files are written from there). `meta`: {page: (key,
+    charts, stub)}, where the stub is the text for pages rendered now and its hash for pages kept from the
+    previous site. Returns (a handle whose files() is the index, its digest, cache)."""
     import hashlib
     from league import search as S
     if not search or not S.available():
@@ -94,6 +105,12 @@ def _search_index(writer, meta: dict, kept: set, search: bool):
         writer.keep(sorted(kept_files))
         writer.put(SEARCH_DIGEST, digest)
         return None
+    last = cache.get(_search_cache_key()) if cache is not None else None
+    if isinstance(last, tuple) and len(last) == 2 and last[0] == digest:
+        for rel, data in sorted(last[1].items()):
+            writer.put(rel, data)
+        writer.put(SEARCH_DIGEST, digest)
+        return None
     # the index changes (or there is none): the stubs of the kept pages are read back from their files in site/
     stubs = {}
     for path, m in meta.items():
@@ -107,18 +124,21 @@ def _search_index(writer, meta: dict, kept: set, search: bool):
         else:
             stubs[path] = m[2]
     handle = S.start_index_stubs(stubs, writer.staging)
-    return handle, digest
+    return handle, digest, cache
 
 
 def _finish_search_index(writer, started) -> None:
     """The index's files, through the writer: a rebuild rewrites only those whose bytes changed (pagefind
-    names most of its files by their content)."""
+    names most of its files by their content). The cache keeps this last index only (one entry, replaced)."""
     if started is None:
         return
-    handle, digest = started
-    for rel, data in sorted(handle.files().items()):
+    handle, digest, cache = started
+    files = handle.files()
+    for rel, data in sorted(files.items()):
         writer.put(rel, data)
     writer.put(SEARCH_DIGEST, digest)
+    if cache is not None:
+        cache.put(_search_cache_key(), (digest, files))
 
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
@@ -188,7 +208,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             for st in worker_stats:
                 writer.stats.merge(st)
             plan.jobs.clear()
-            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search)
+            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures)
             record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
             report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
             if progress:

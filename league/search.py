@@ -266,6 +266,19 @@ def _executable() -> Path | None:
     return get_executable()
 
 
+def identity() -> tuple:
+    """What identifies the pagefind that would index: its binary's path, size and modification time (an
+    upgrade, or another $PAGEFIND_BINARY_PATH, may index differently)."""
+    exe = _executable()
+    if exe is None:
+        return (None,)
+    try:
+        st = os.stat(exe)
+    except OSError:
+        return (str(exe),)
+    return (str(exe), st.st_size, st.st_mtime_ns)
+
+
 def _message(message_id: int, payload: dict) -> bytes:
     """One request of pagefind's service protocol: base64 of its JSON, ended by a comma."""
     return base64.b64encode(json.dumps({"message_id": message_id, "payload": payload},

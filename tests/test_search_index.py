@@ -36,3 +36,26 @@ def test_search_index_reused_after_a_score_change_rebuilt_after_a_rename(tmp_pat
     clubs.write_text(clubs.read_text(encoding="utf-8").replace("name: ", "name: Novo ", 1), encoding="utf-8")
     build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
     assert _index_inodes(site) != first  # a renamed club is indexed again
+
+
+def test_a_whole_site_built_again_from_the_cache_takes_its_index_from_there(tmp_path, monkeypatch):
+    import league.search as S
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    first = {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}
+    shutil.rmtree(site)   # a CI build that restores .league-cache only
+
+    def no_pagefind(*args, **kwargs):
+        raise AssertionError("pagefind ran")
+    monkeypatch.setattr(S, "StubIndexing", no_pagefind)
+    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    again = {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}
+    assert again == first
+    # a renamed club: the kept index is another one, so pagefind runs (and fails here)
+    clubs = content / "clubs.yaml"
+    clubs.write_text(clubs.read_text(encoding="utf-8").replace("name: ", "name: Novo ", 1), encoding="utf-8")
+    shutil.rmtree(site)
+    with pytest.raises(AssertionError, match="pagefind ran"):
+        build(content, site, templates=ROOT / "templates", cache_dir=cache)
