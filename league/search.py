@@ -373,8 +373,7 @@ class StubIndexing:
         try:
             self._reader.join()
             if self._failed or not self._files:
-                self._proc.stdin.close()
-                code = self._proc.wait()
+                code = self._stop()
                 self._log.seek(0)
                 raise _failure(code or 1, f"{self._failed or 'índice vazio'} {self._log.read().decode('utf-8', 'replace')}")
             return self._files
@@ -404,20 +403,27 @@ class StubIndexing:
         self._result = True
         return True
 
+    def _stop(self) -> int | None:
+        """Ends pagefind (its service stops at the end of its input; killed if it does not) and returns its
+        exit status."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return None
+        try:
+            proc.stdin.close()
+        except OSError:   # it died with our requests unread
+            pass
+        try:
+            code = proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = proc.wait()
+        proc.stdout.close()
+        return code
+
     def cancel(self) -> None:
         """Stops pagefind (if still running); nothing is left behind."""
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            proc.stdout.close()
+        self._stop()
         if self._log is not None and not self._log.closed:
             self._log.close()
 
