@@ -13,7 +13,6 @@ Deterministic for a seed, stdlib only. `bench/run` calls `write_site()` directly
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
 import sys
@@ -87,15 +86,6 @@ def write_site(pages: int, out: Path, seed: int = 1, default_kinds: bool = False
         with open(folder / f"{n:0{width}d}.md", "w", encoding="utf-8") as f:
             f.write(page_text(n, rng))
     return out
-
-
-def clean_outputs(site: Path) -> None:
-    """What a cold `hugo` must not find: public/, resources/ and the cache dir."""
-    for name in ("public", "resources", ".hugo-cache"):
-        shutil.rmtree(Path(site) / name, ignore_errors=True)
-    lock = Path(site) / ".hugo_build.lock"
-    if lock.exists():
-        os.remove(lock)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -297,7 +297,7 @@ class StubIndexing:
     them, as soon as its input ends): the caller writes the files, and a rebuild rewrites only the ones
     that changed."""
 
-    def __init__(self, stubs: Mapping[str, str], dest: Path, quiet: bool = True, in_order: bool = False):
+    def __init__(self, stubs: Mapping[str, str], dest: Path, in_order: bool = False):
         import threading
         self.dest = Path(dest)
         pages = [(_relpath(rel), text) for rel, text in stubs.items()]   # ValueError before anything
@@ -454,8 +454,7 @@ class _NoIndexing:
         pass
 
 
-def start_index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,
-                      in_order: bool = False) -> StubIndexing | _NoIndexing:
+def start_index_stubs(stubs: Mapping[str, str], dest: Path, in_order: bool = False) -> StubIndexing | _NoIndexing:
     """Starts pagefind on the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`), sent in the
     order of their paths (`in_order`: in the mapping's own order), and returns at once. The caller does
     other work, then calls `handle.files()` (the index's files; {} when pagefind is not installed),
@@ -463,11 +462,11 @@ def start_index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True,
     done) or `handle.cancel()`; RuntimeError with pagefind's message on failure."""
     if not available():
         return _NoIndexing()
-    return StubIndexing(stubs, dest, quiet, in_order)
+    return StubIndexing(stubs, dest, in_order)
 
 
-def index_stubs(stubs: Mapping[str, str], dest: Path, quiet: bool = True, in_order: bool = False) -> bool:
+def index_stubs(stubs: Mapping[str, str], dest: Path, in_order: bool = False) -> bool:
     """Indexes the stubs (see `stub`) and puts the index in `dest/pagefind`: the same files, byte for byte,
     as pagefind over the full pages in the same order. False, doing nothing, when pagefind is not
     installed; RuntimeError with pagefind's message on failure."""
-    return start_index_stubs(stubs, dest, quiet, in_order).wait()
+    return start_index_stubs(stubs, dest, in_order).wait()

@@ -115,7 +115,7 @@ def recover(out: Path) -> None:
         olds = sorted(parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
         if olds:
             os.rename(olds[-1], out)
-    for pattern in (".old-*", ".search-*", ".trash-*"):   # an old site, search stubs, a tree left to delete
+    for pattern in (".old-*", ".search-*", ".trash-*"):   # an old site; stub trees left by older versions
         for stale in parent.glob(f".{out.name}{pattern}"):
             shutil.rmtree(stale, ignore_errors=True)
 
