@@ -73,13 +73,14 @@ def _search_cache_key() -> str:
     return digest(SEARCH_CACHE, code_version(), S.identity())
 
 
-def _search_index(writer, meta: dict, kept: set, search: bool, cache=None):
+def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, streamed=None):
     """Start the search index of the new site (pagefind over the pages' searchable text, in the
     background); None when it can be reused as it is: the indexed text of every page (names, dates,
     places — not scores) is the same as in the previous site, or as in the last index kept in `cache`
     (a whole site built again from a warm cache: its files are written from there). `meta`: {page: (key,
     charts, stub)}, where the stub is the text for pages rendered now and its hash for pages kept from the
-    previous site. Returns (a handle whose files() is the index, its digest, cache)."""
+    previous site. `streamed`: pagefind already indexing the stubs, sent as the pages were rendered (see
+    _StubOrder). Returns (a handle whose files() is the index, its digest, cache)."""
     import hashlib
     from league import search as S
     if not search or not S.available():
@@ -90,6 +91,8 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None):
         if stub is not None:
             h.update(f"{path}\0{stub if path in kept else _stub_hash(stub)}\0".encode("utf-8"))
     digest = h.hexdigest()
+    if streamed is not None:
+        return streamed, digest, cache
     prev = writer.previous
     old_digest = None
     if prev is not None:
@@ -139,6 +142,41 @@ def _finish_search_index(writer, started) -> None:
     writer.put(SEARCH_DIGEST, digest)
     if cache is not None:
         cache.put(_search_cache_key(), (digest, files))
+
+
+def _index_reusable(writer, cache) -> bool:
+    """Whether the search index might be reused rather than made again (see _search_index): the previous
+    site has one, or the cache keeps one. If not, pagefind indexes the pages while they are rendered."""
+    prev = writer.previous
+    if prev is not None and (prev / SEARCH_DIGEST).is_file():
+        return True
+    return cache is not None and cache.get(_search_cache_key()) is not None
+
+
+class _StubOrder:
+    """Sends the rendered pages' search stubs to pagefind in the order of their paths — pagefind numbers
+    the pages in the order it gets them, and this is the order _search_index sends them in — whichever
+    process rendered them and whenever: page job i (the page jobs come first, sorted by path) waits for
+    the pages before it. pagefind is told there are no more pages as soon as the last one is in, and
+    builds the index while the JSON and CSV files are made."""
+
+    def __init__(self, handle, jobs: list):
+        self.handle = handle
+        self.paths = [job[0] for job in jobs if job[1] is not None]
+        self.got: dict = {}
+        self.next = 0
+        if not self.paths:
+            handle.finish()
+
+    def put(self, i: int, stub) -> None:
+        self.got[i] = stub
+        while self.next in self.got:
+            text = self.got.pop(self.next)
+            if text is not None:
+                self.handle.add(self.paths[self.next], text)
+            self.next += 1
+            if self.next == len(self.paths):
+                self.handle.finish()
 
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
@@ -192,7 +230,14 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                 plan.jobs.append((f"api/{y}/quatrilho/", None, lambda sr=sr: quatrilho_api_files(sr), None,
                                   K.quatrilho_season(sr) if K else None))
             report.pages = sum(1 for job in plan.jobs if job[1] is not None)
+            plan.jobs.sort(key=lambda job: (job[1] is None, job[0]))   # the pages by path, then the API files
             kept_meta = _keep_unchanged(plan, previous, writer, record)
+            streamed = order = None
+            from league import search as S
+            if search and S.available() and not kept_meta and not _index_reusable(writer, signatures):
+                streamed = S.start_index_stubs(None, writer.staging)   # a new index: made while the pages render
+                index = (streamed, None, None)
+                order = _StubOrder(streamed, plan.jobs)
             total = len(plan.jobs)
             n = workers_for(total)
             done = [0]
@@ -204,11 +249,12 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                     progress("gerando páginas", min(done[0] * n, total), total)
             if progress:
                 progress("gerando páginas", 0, total)
-            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats)
+            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats,
+                                                       on_stub=order.put if order is not None else None)
             for st in worker_stats:
                 writer.stats.merge(st)
             plan.jobs.clear()
-            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures)
+            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
             record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
             report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
             if progress:

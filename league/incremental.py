@@ -67,18 +67,17 @@ def stage_signatures(res) -> tuple[dict, dict]:
     from league.render import place_how
     st = res.stage
     head = (st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs))
+    wins: dict = {}
+    losses: dict = {}
+    for m in st.matches:   # one pass (not one per team)
+        for side in {m.home, m.away}:
+            tally = wins if m.winner == side else losses
+            tally[side] = tally.get(side, 0) + 1
     teams = {}
     for p in res.classification:
         t = st.teams[p.key]
-        wins = losses = 0
-        for m in st.matches:
-            if p.key in (m.home, m.away):
-                if m.winner == p.key:
-                    wins += 1
-                else:
-                    losses += 1
         teams[p.key] = _short(repr((head, p.position, p.tied, p.points, p.disqualified, place_how(res, p), t.name,
-                                    t.club, tuple(t.pairs), wins, losses)))
+                                    t.club, tuple(t.pairs), wins.get(p.key, 0), losses.get(p.key, 0))))
     pairs = {}
     for p in res.pairs:
         team = res.pair_team.get(p.key)

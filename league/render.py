@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -516,14 +517,11 @@ def render_page(plan: SitePlan, job) -> str:
     return plan.env.get_template(template).render(ctx)
 
 
-def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
-    """Render every n-th page starting at `index`, handing each (path, html) to `emit`; returns, per page,
-    (key, the chart files it asked for, its search stub)."""
-    try:
-        from league.search import stub
-    except ImportError:  # pragma: no cover - until the stub extractor lands
-        def stub(html):
-            return None
+def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None) -> dict:
+    """Render every n-th page starting at `index`, handing each (path, html) to `emit` (and, when given,
+    (job index, search stub) to `on_stub`); returns, per page, (key, the chart files it asked for, its
+    search stub)."""
+    from league.search import stub
     meta = {}
     jobs = plan.jobs
     touched = plan.touched
@@ -538,8 +536,77 @@ def _share(plan: SitePlan, index: int, n: int, emit) -> dict:
         del touched[:]
         html = render_page(plan, job)
         emit(job[0], html)
-        meta[job[0]] = (job[4], tuple(touched), stub(html))
+        text = stub(html)
+        meta[job[0]] = (job[4], tuple(touched), text)
+        if on_stub is not None:
+            on_stub(i, text)
     return meta
+
+
+_NO_STUB = 0xFFFFFFFF   # a page without a search stub, in a worker's stub pipe
+
+
+def _stub_sender(fd: int):
+    """In a worker: on_stub writing (job index, stub) records into the pipe `fd` (to _StubRelay)."""
+    import struct
+
+    def send(i: int, text: str | None) -> None:
+        data = b"" if text is None else text.encode("utf-8")
+        view = memoryview(struct.pack("<II", i, _NO_STUB if text is None else len(data)) + data)
+        while view:
+            view = view[os.write(fd, view):]
+    return send
+
+
+class _StubRelay:
+    """In the parent: the stubs the workers send through their pipes as they render, handed to `on_stub`
+    as they come (poll(), between the parent's own pages) and until every worker has closed its pipe
+    (drain())."""
+
+    def __init__(self, on_stub):
+        self.on_stub = on_stub
+        self.fds: dict[int, bytearray] = {}
+
+    def watch(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        self.fds[fd] = bytearray()
+
+    def poll(self) -> None:
+        for fd in list(self.fds):
+            self._read(fd)
+
+    def drain(self) -> None:
+        for fd in list(self.fds):
+            os.set_blocking(fd, True)
+            while fd in self.fds:
+                self._read(fd)
+
+    def close(self) -> None:
+        for fd in list(self.fds):
+            os.close(fd)
+        self.fds.clear()
+
+    def _read(self, fd: int) -> None:
+        import struct
+        try:
+            data = os.read(fd, 1 << 16)   # not more: a read allocates what it may get
+        except BlockingIOError:
+            return
+        buf = self.fds[fd]
+        if not data:   # the worker is done (or died: join_worker says so)
+            os.close(fd)
+            del self.fds[fd]
+            return
+        buf += data
+        at = 0
+        while len(buf) - at >= 8:
+            i, size = struct.unpack_from("<II", buf, at)
+            end = at + 8 + (0 if size == _NO_STUB else size)
+            if len(buf) < end:
+                break
+            self.on_stub(i, None if size == _NO_STUB else buf[at + 8:end].decode("utf-8"))
+            at = end
+        del buf[:at]
 
 
 def workers_for(n_jobs: int) -> int:
@@ -551,35 +618,65 @@ def workers_for(n_jobs: int) -> int:
     return workers
 
 
-def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[dict, dict, list]:
+def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None) -> tuple[dict, dict, list]:
     """Render every page of `plan`: in this process, or split across forked workers (each renders and
     emits its own share, so no process ever holds the whole site's HTML) when the site is large. `emit`
     runs in this process; `worker_emit` in a worker (default: emit); `worker_done()` returns, from a worker,
-    what it must send back. Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
+    what it must send back. `on_stub(job index, search stub)` is called in this process for every page
+    as soon as it is rendered, in whichever process (the build feeds pagefind with them meanwhile).
+    Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
     if n == 1:
-        meta = _share(plan, 0, 1, emit)
+        meta = _share(plan, 0, 1, emit, on_stub)
         return meta, dict(plan.charts.files), []
     import gc
     import pickle
     from league.workers import fork_worker, join_worker, kill_worker
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
+    relay = _StubRelay(on_stub) if on_stub is not None else None
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
     children = []
     try:
         for k in range(1, n):
-            def work(k=k) -> bytes:   # in the worker
+            stub_r = stub_w = None
+            if relay is not None:
+                stub_r, stub_w = os.pipe()
+                try:   # room for a few hundred stubs: the worker rarely waits for this process to read them
+                    import fcntl
+                    fcntl.fcntl(stub_w, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+                except OSError:
+                    pass
+
+            def work(k=k, stub_r=stub_r, stub_w=stub_w) -> bytes:   # in the worker
                 try:
-                    stubs = _share(plan, k, n, worker_emit or emit)
+                    send = None
+                    if stub_w is not None:
+                        os.close(stub_r)
+                        send = _stub_sender(stub_w)
+                    try:
+                        stubs = _share(plan, k, n, worker_emit or emit, send)
+                    finally:   # closed before the result is sent: the parent reads the stubs to their end first
+                        if stub_w is not None:
+                            os.close(stub_w)
                     return pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
                                         protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
                     import traceback
                     return pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
             children.append(fork_worker(work))
-        stubs = _share(plan, 0, n, emit)
+            if relay is not None:
+                os.close(stub_w)
+                relay.watch(stub_r)
+        if relay is not None:
+            def mine(i, text):
+                on_stub(i, text)
+                relay.poll()
+            stubs = _share(plan, 0, n, emit, mine)
+            relay.drain()
+        else:
+            stubs = _share(plan, 0, n, emit)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
@@ -594,6 +691,8 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None) -> tuple[
         children = []
     finally:
         gc.unfreeze()
+        if relay is not None:
+            relay.close()
         for pid, r in children:   # an error in this process: do not leave workers behind
             kill_worker(pid, r)
     return stubs, chart_files, extra

@@ -287,8 +287,9 @@ def _message(message_id: int, payload: dict) -> bytes:
 
 class StubIndexing:
     """pagefind (`pagefind --service`) indexing the stubs sent to it through its standard input, in the
-    order of their paths (see `start_index_stubs`). `files()` waits for it and returns the index's files;
-    `wait()` writes them into `dest/pagefind`; `cancel()` stops it.
+    order of their paths (see `start_index_stubs`), or in the order they are `add`ed (`stubs=None`: a
+    stream, which the build feeds while it renders, then `finish()`es). `files()` waits for it and returns
+    the index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops it.
 
     pagefind's service handles one message at a time, in the order received, and numbers the pages in
     that order; over the same pages in the same order it makes the same bytes as its command line
@@ -297,52 +298,99 @@ class StubIndexing:
     them, as soon as its input ends): the caller writes the files, and a rebuild rewrites only the ones
     that changed."""
 
-    def __init__(self, stubs: Mapping[str, str], dest: Path, in_order: bool = False):
+    def __init__(self, stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False):
+        import queue
         import threading
         self.dest = Path(dest)
-        pages = [(_relpath(rel), text) for rel, text in stubs.items()]   # ValueError before anything
-        if not in_order:
-            pages.sort()
+        pages = None
+        if stubs is not None:
+            pages = [(_relpath(rel), text) for rel, text in stubs.items()]   # ValueError before anything
+            if not in_order:
+                pages.sort()
+            if not pages:
+                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
         self._proc: subprocess.Popen | None = None
         self._files: dict[str, bytes] | None = None
         self._result: bool | None = None
         self._failed: str | None = None
         self._log = None
-        if not pages:
-            raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+        self._added = 0
+        self._batch: list[bytes] = []
+        self._last: int | None = None   # the GetFiles request (finish()): its reply is the index
         exe = _executable()
         if exe is None:
             raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
         try:
             self._log = tempfile.TemporaryFile()  # noqa: SIM115 — pagefind's messages, read on failure
+            # unbuffered: the writer thread blocked on a full pipe holds no lock that closing it would wait for
             self._proc = subprocess.Popen([str(exe), "--service"], cwd=self.dest, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._log)
-            self._last = len(pages) + 1   # the GetFiles request: its reply is the index
-            requests = [_message(0, {"type": "NewIndex", "config": None})]
-            requests += [_message(i, {"type": "AddFile", "index_id": 0, "file_path": rel, "file_contents": text})
-                         for i, (rel, text) in enumerate(pages, 1)]
-            requests.append(_message(self._last, {"type": "GetFiles", "index_id": 0}))
+                                          stdout=subprocess.PIPE, stderr=self._log, bufsize=0)
+            self._queue: queue.SimpleQueue = queue.SimpleQueue()
             self._reader = threading.Thread(target=self._read, daemon=True)
             self._reader.start()
-            self._writer = threading.Thread(target=self._write, args=(b"".join(requests),), daemon=True)
+            self._writer = threading.Thread(target=self._write, daemon=True)
             self._writer.start()
+            self._queue.put(_message(0, {"type": "NewIndex", "config": None}))
+            if pages is not None:
+                self._queue.put(b"".join(self._request(rel, text) for rel, text in pages))
+                self.finish()
         except BaseException:
             self.cancel()
             raise
 
-    def _write(self, data: bytes) -> None:
+    def _request(self, rel: str, text: str) -> bytes:
+        self._added += 1
+        return _message(self._added, {"type": "AddFile", "index_id": 0, "file_path": rel, "file_contents": text})
+
+    BATCH = 64   # pages sent together: fewer wake-ups of the writer thread, which competes for the GIL
+
+    def add(self, rel: str, text: str) -> None:
+        """Send one more page (its stub) to pagefind; it indexes it while the caller goes on."""
+        if self._last is not None:
+            raise RuntimeError("add() depois de finish()")
+        self._batch.append(self._request(_relpath(rel), text))
+        if len(self._batch) >= self.BATCH:
+            self._queue.put(b"".join(self._batch))
+            self._batch.clear()
+
+    def finish(self) -> None:
+        """No more pages: pagefind builds the index (`files()` waits for it)."""
+        if self._last is not None:
+            return
+        if self._added == 0:
+            self._failed = "nenhuma página a indexar (nenhuma tem data-pagefind-body)"
+        self._last = self._added + 1
+        self._batch.append(_message(self._last, {"type": "GetFiles", "index_id": 0}))
+        self._queue.put(b"".join(self._batch))
+        self._batch.clear()
+        self._queue.put(None)
+
+    def _write(self) -> None:
+        """Writes the queued requests to pagefind's input, as they come, until finish()'s end mark."""
+        stdin = self._proc.stdin
         try:
-            self._proc.stdin.write(data)
-            self._proc.stdin.flush()
+            while True:
+                data = self._queue.get()
+                if data is None:
+                    return
+                view = memoryview(data)
+                while view:
+                    view = view[stdin.write(view):]
         except (OSError, ValueError, AttributeError):   # pagefind died (its reason is in the log), or cancelled
             pass
 
     def _read(self) -> None:
         """Collects the replies until the last request's (the index), or the first error."""
+        import time
         stdout = self._proc.stdout
         parts: list[bytes] = []   # the reply being read (the index is one big reply: no quadratic joins)
         while True:
-            chunk = stdout.read1(1 << 20)
+            if self._last is None:   # pagefind answers every page: read its answers in bunches (fewer wake-ups)
+                time.sleep(0.02)
+            try:
+                chunk = stdout.read(1 << 16)   # not more: a read allocates what it may get
+            except (OSError, ValueError):   # cancelled
+                chunk = b""
             if not chunk:
                 self._failed = self._failed or "pagefind terminou antes de entregar o índice"
                 return
@@ -356,7 +404,7 @@ class StubIndexing:
                 if payload.get("type") == "Error":
                     self._failed = f"{payload.get('message')} ({payload.get('original_message') or ''})"[:500]
                     return
-                if reply.get("message_id") == self._last:
+                if self._last is not None and reply.get("message_id") == self._last:
                     self._files = {f"pagefind/{_relpath(f['path'])}": base64.b64decode(f["content"])
                                    for f in payload.get("files", [])
                                    if f["path"] not in UNUSED and not f["path"].startswith("playground/")}
@@ -370,10 +418,11 @@ class StubIndexing:
             return self._files
         if self._proc is None:
             raise RuntimeError("indexação cancelada")
+        self.finish()
         try:
             self._reader.join()
             if self._failed or not self._files:
-                code = self._stop()
+                code = self._stop(graceful=False)
                 self._log.seek(0)
                 raise _failure(code or 1, f"{self._failed or 'índice vazio'} {self._log.read().decode('utf-8', 'replace')}")
             return self._files
@@ -403,27 +452,35 @@ class StubIndexing:
         self._result = True
         return True
 
-    def _stop(self) -> int | None:
-        """Ends pagefind (its service stops at the end of its input; killed if it does not) and returns its
-        exit status."""
+    def _stop(self, graceful: bool = True) -> int | None:
+        """Ends pagefind and returns its exit status (None when it had ended already by our doing): its
+        service stops at the end of its input, closed here once it has answered everything (`graceful`);
+        otherwise (a failure, a cancelled build), or when it does not stop, it is killed."""
         proc, self._proc = self._proc, None
         if proc is None:
             return None
+        killed = False
+        if not graceful and proc.poll() is None:
+            try:   # it may be ending by itself (its output has just closed): its status says why
+                proc.wait(timeout=0.2)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                killed = True
         try:
             proc.stdin.close()
         except OSError:   # it died with our requests unread
             pass
         try:
-            code = proc.wait(timeout=5)
+            proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
-            code = proc.wait()
+            proc.wait()
         proc.stdout.close()
-        return code
+        return None if killed else proc.returncode
 
     def cancel(self) -> None:
         """Stops pagefind (if still running); nothing is left behind."""
-        self._stop()
+        self._stop(graceful=self._files is not None)
         if self._log is not None and not self._log.closed:
             self._log.close()
 
@@ -444,6 +501,12 @@ class _NoIndexing:
     def wait(self) -> bool:
         return False
 
+    def add(self, rel: str, text: str) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
     def cancel(self) -> None:
         pass
 
@@ -454,9 +517,11 @@ class _NoIndexing:
         pass
 
 
-def start_index_stubs(stubs: Mapping[str, str], dest: Path, in_order: bool = False) -> StubIndexing | _NoIndexing:
+def start_index_stubs(stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False) -> StubIndexing | _NoIndexing:
     """Starts pagefind on the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`), sent in the
-    order of their paths (`in_order`: in the mapping's own order), and returns at once. The caller does
+    order of their paths (`in_order`: in the mapping's own order), and returns at once. `stubs=None`: a
+    stream — the caller sends each page with `handle.add(path, stub)`, in the order it wants, then
+    `handle.finish()`. The caller does
     other work, then calls `handle.files()` (the index's files; {} when pagefind is not installed),
     `handle.wait()` (True once `dest/pagefind` is written; False when pagefind is not installed, nothing
     done) or `handle.cancel()`; RuntimeError with pagefind's message on failure."""

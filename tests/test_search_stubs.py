@@ -236,3 +236,86 @@ def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch):
         build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
     assert len(stopped) == 1 and stopped[0] is not None and stopped[0].poll() is not None  # it was running; it ended
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_stream_of_stubs_makes_the_same_index_as_the_stubs_given_at_once(site, tmp_path):
+    # the build sends each page's stub as soon as it is rendered (add), in path order, then finish()es:
+    # pagefind numbers the pages in the order received, so the index is the one of the same stubs at once
+    stubs = stubs_of_site(site)
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert index_stubs(stubs, whole)
+    streamed = start_index_stubs(None, tmp_path)
+    for rel in sorted(stubs):
+        streamed.add(rel, stubs[rel])
+    streamed.finish()
+    with pytest.raises(RuntimeError):
+        streamed.add("outra/index.html", "<html></html>")   # nothing after finish()
+    files = streamed.files()
+    assert files == {f"pagefind/{k}": v for k, v in _files(whole / "pagefind").items()}
+    # an empty stream is pagefind's "nothing to index", reported, pagefind stopped
+    empty = start_index_stubs(None, tmp_path)
+    empty.finish()
+    with pytest.raises(RuntimeError, match="nenhuma página a indexar"):
+        empty.files()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["whole"]
+
+
+def _site_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_same_site(tmp_path, monkeypatch):
+    # a cold build (no previous site, no cache) starts pagefind before rendering and feeds it each page's
+    # stub as it is rendered, in path order, from both processes (the demo is made big enough to fork:
+    # PARALLEL_MIN 1): the site, index included, is byte for byte the one of a build that indexes after
+    import league.build as B
+    import league.render as R
+    import league.search as S
+    if R.workers_for(10 ** 6) < 2:
+        pytest.skip("one core: the build renders in one process")
+    streams = []
+    start = S.start_index_stubs
+
+    def spy(stubs, dest, in_order=False):
+        handle = start(stubs, dest, in_order)
+        streams.append(stubs is None)
+        return handle
+    monkeypatch.setattr(S, "start_index_stubs", spy)
+    monkeypatch.setattr(R, "PARALLEL_MIN", 1)
+    streamed = tmp_path / "streamed"
+    build(ROOT / "content", streamed, templates=ROOT / "templates", cache_dir=False)
+    assert streams == [True]
+    monkeypatch.setattr(B, "_index_reusable", lambda writer, cache: True)   # index after rendering
+    after = tmp_path / "after"
+    build(ROOT / "content", after, templates=ROOT / "templates", cache_dir=False)
+    assert streams == [True, False]
+    assert _site_files(streamed) == _site_files(after)
+    assert any(rel.startswith("pagefind/fragment/") for rel in _site_files(streamed))
+
+
+def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp_path, monkeypatch):
+    import league.render as R
+    import league.search as S
+    if R.workers_for(10 ** 6) < 2:
+        pytest.skip("one core: the build renders in one process")
+    stopped = []
+    cancel = S.StubIndexing.cancel
+
+    def spy(self):
+        stopped.append(self._proc)
+        cancel(self)
+    monkeypatch.setattr(S.StubIndexing, "cancel", spy)
+    monkeypatch.setattr(R, "PARALLEL_MIN", 1)
+    render_page = R.render_page
+    parent = os.getpid()
+
+    def flaky(plan, job):
+        if os.getpid() != parent and job[0].startswith("jogadores/"):
+            raise ValueError("falha simulada no worker")
+        return render_page(plan, job)
+    monkeypatch.setattr(R, "render_page", flaky)
+    with pytest.raises(RuntimeError, match="falha simulada no worker"):
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
+    assert len(stopped) == 1 and stopped[0] is not None and stopped[0].poll() is not None
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
