@@ -92,7 +92,6 @@ class PageKeys:
     def __init__(self, results, site, content: Path, templates: Path, flags, updated, dates: dict,
                  signatures=None, inputs: tuple[dict, dict] | None = None):
         from league.cache import code_version
-        league = results.league
         content = Path(content)
         prefix = content.name or "content"
         # the build's digests of the content and template files, read once (league/build.py `_inputs`)
