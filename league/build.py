@@ -244,13 +244,16 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
 
             def emit(path, html):
                 writer.put(path, html)
+                if path.endswith(".svg"):   # a chart, emitted with its page
+                    return
                 done[0] += 1
                 if progress and done[0] % 100 == 0:
                     progress("gerando páginas", min(done[0] * n, total), total)
             if progress:
                 progress("gerando páginas", 0, total)
             meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats,
-                                                       on_stub=order.put if order is not None else None)
+                                                       on_stub=order.put if order is not None else None,
+                                                       emit_charts=True)
             for st in worker_stats:
                 writer.stats.merge(st)
             plan.jobs.clear()

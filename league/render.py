@@ -517,12 +517,16 @@ def render_page(plan: SitePlan, job) -> str:
     return plan.env.get_template(template).render(ctx)
 
 
-def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None) -> dict:
+def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: bool = False) -> dict:
     """Render every n-th page starting at `index`, handing each (path, html) to `emit` (and, when given,
     (job index, search stub) to `on_stub`); returns, per page, (key, the chart files it asked for, its
-    search stub)."""
+    search stub). `emit_charts`: the chart files a page asked for are emitted right after it (each
+    chart is on one page: club, pair, season, a player's Quatrilho curve) instead of being kept in
+    plan.charts.files."""
     from league.search import stub
     meta = {}
+    charts = plan.charts.files
+    emitted: set = set()
     jobs = plan.jobs
     touched = plan.touched
     for i in range(index, len(jobs), n):
@@ -536,6 +540,12 @@ def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None) -> dict:
         del touched[:]
         html = render_page(plan, job)
         emit(job[0], html)
+        if emit_charts:
+            for path in touched:
+                svg = charts.pop(path, None)
+                if svg is not None and path not in emitted:
+                    emitted.add(path)
+                    emit(path, svg)
         text = stub(html)
         meta[job[0]] = (job[4], tuple(touched), text)
         if on_stub is not None:
@@ -618,16 +628,18 @@ def workers_for(n_jobs: int) -> int:
     return workers
 
 
-def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None) -> tuple[dict, dict, list]:
+def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None,
+             emit_charts: bool = False) -> tuple[dict, dict, list]:
     """Render every page of `plan`: in this process, or split across forked workers (each renders and
     emits its own share, so no process ever holds the whole site's HTML) when the site is large. `emit`
     runs in this process; `worker_emit` in a worker (default: emit); `worker_done()` returns, from a worker,
     what it must send back. `on_stub(job index, search stub)` is called in this process for every page
     as soon as it is rendered, in whichever process (the build feeds pagefind with them meanwhile).
+    `emit_charts`: chart files are emitted with their page, by the process that rendered it (see _share).
     Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
     if n == 1:
-        meta = _share(plan, 0, 1, emit, on_stub)
+        meta = _share(plan, 0, 1, emit, on_stub, emit_charts)
         return meta, dict(plan.charts.files), []
     import gc
     import pickle
@@ -656,7 +668,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                         os.close(stub_r)
                         send = _stub_sender(stub_w)
                     try:
-                        stubs = _share(plan, k, n, worker_emit or emit, send)
+                        stubs = _share(plan, k, n, worker_emit or emit, send, emit_charts)
                     finally:   # closed before the result is sent: the parent reads the stubs to their end first
                         if stub_w is not None:
                             os.close(stub_w)
@@ -673,10 +685,10 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             def mine(i, text):
                 on_stub(i, text)
                 relay.poll()
-            stubs = _share(plan, 0, n, emit, mine)
+            stubs = _share(plan, 0, n, emit, mine, emit_charts)
             relay.drain()
         else:
-            stubs = _share(plan, 0, n, emit)
+            stubs = _share(plan, 0, n, emit, emit_charts=emit_charts)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
