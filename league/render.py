@@ -517,8 +517,9 @@ def render_page(plan: SitePlan, job) -> str:
     return plan.env.get_template(template).render(ctx)
 
 
-def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: bool = False) -> dict:
-    """Render every n-th page starting at `index`, handing each (path, html) to `emit` (and, when given,
+def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: bool = False,
+           stop: int | None = None) -> dict:
+    """Render every n-th page starting at `index` (up to `stop`), handing each (path, html) to `emit` (and, when given,
     (job index, search stub) to `on_stub`); returns, per page, (key, the chart files it asked for, its
     search stub). `emit_charts`: the chart files a page asked for are emitted right after it (each
     chart is on one page: club, pair, season, a player's Quatrilho curve) instead of being kept in
@@ -529,7 +530,7 @@ def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: 
     emitted: set = set()
     jobs = plan.jobs
     touched = plan.touched
-    for i in range(index, len(jobs), n):
+    for i in range(index, len(jobs) if stop is None else stop, n):
         job = jobs[i]
         if job[1] is None:   # not a page: a group of files (a season's JSON and CSV), made by make()
             files = job[2]()
@@ -647,6 +648,13 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
+    # while pagefind is fed, the files that are not pages at the end of the list (the API files) are made
+    # here once the workers are done: pagefind builds the index meanwhile on the other core, and the
+    # workers' memory is freed before the index's is taken
+    stop = len(plan.jobs)
+    if relay is not None:
+        while stop > 0 and plan.jobs[stop - 1][1] is None:
+            stop -= 1
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
     children = []
@@ -668,7 +676,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                         os.close(stub_r)
                         send = _stub_sender(stub_w)
                     try:
-                        stubs = _share(plan, k, n, worker_emit or emit, send, emit_charts)
+                        stubs = _share(plan, k, n, worker_emit or emit, send, emit_charts, stop)
                     finally:   # closed before the result is sent: the parent reads the stubs to their end first
                         if stub_w is not None:
                             os.close(stub_w)
@@ -685,7 +693,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             def mine(i, text):
                 on_stub(i, text)
                 relay.poll()
-            stubs = _share(plan, 0, n, emit, mine, emit_charts)
+            stubs = _share(plan, 0, n, emit, mine, emit_charts, stop)
             relay.drain()
         else:
             stubs = _share(plan, 0, n, emit, emit_charts=emit_charts)
@@ -701,6 +709,9 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             chart_files.update(cf)
             extra.append(done)
         children = []
+        if stop < len(plan.jobs):
+            stubs.update(_share(plan, stop, 1, emit, None, emit_charts))
+            chart_files.update(plan.charts.files)
     finally:
         gc.unfreeze()
         if relay is not None:
