@@ -150,7 +150,7 @@ def _index_reusable(writer, cache) -> bool:
     prev = writer.previous
     if prev is not None and (prev / SEARCH_DIGEST).is_file():
         return True
-    return cache is not None and cache.get(_search_cache_key()) is not None
+    return cache is not None and cache.has(_search_cache_key())
 
 
 class _StubOrder:

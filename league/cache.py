@@ -108,6 +108,10 @@ class Cache:
         assert self.dir is not None
         return self.dir / key[:2] / f"{key}.pkl"
 
+    def has(self, key: str) -> bool:
+        """Whether an entry is stored under `key` (not read: get() may still find it corrupted)."""
+        return self.dir is not None and self._path(key).is_file()
+
     def get(self, key: str) -> Any:
         if self.dir is None:
             return None

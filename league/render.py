@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import struct
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -559,8 +560,6 @@ _NO_STUB = 0xFFFFFFFF   # a page without a search stub, in a worker's stub pipe
 
 def _stub_sender(fd: int):
     """In a worker: on_stub writing (job index, stub) records into the pipe `fd` (to _StubRelay)."""
-    import struct
-
     def send(i: int, text: str | None) -> None:
         data = b"" if text is None else text.encode("utf-8")
         view = memoryview(struct.pack("<II", i, _NO_STUB if text is None else len(data)) + data)
@@ -598,7 +597,6 @@ class _StubRelay:
         self.fds.clear()
 
     def _read(self, fd: int) -> None:
-        import struct
         try:
             data = os.read(fd, 1 << 16)   # not more: a read allocates what it may get
         except BlockingIOError:
@@ -622,7 +620,6 @@ class _StubRelay:
 
 def workers_for(n_jobs: int) -> int:
     import multiprocessing
-    import os
     workers = min(os.cpu_count() or 1, 4)
     if n_jobs < PARALLEL_MIN or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return 1
@@ -710,8 +707,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             extra.append(done)
         children = []
         if stop < len(plan.jobs):
-            stubs.update(_share(plan, stop, 1, emit, None, emit_charts))
-            chart_files.update(plan.charts.files)
+            stubs.update(_share(plan, stop, 1, emit, None, emit_charts))   # files, no charts
     finally:
         gc.unfreeze()
         if relay is not None:

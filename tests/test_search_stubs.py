@@ -218,16 +218,22 @@ def test_league_build_says_the_search_index_failed_and_exits_1(tmp_path, monkeyp
     assert not out.exists()
 
 
-def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch):
-    import league.build as B
+@pytest.fixture
+def stopped(monkeypatch) -> list:
+    """The pagefind processes that StubIndexing.cancel() stopped (each still there to ask how it ended)."""
     import league.search as S
-    stopped = []
+    procs: list = []
     cancel = S.StubIndexing.cancel
 
     def spy(self):
-        stopped.append(self._proc)
+        procs.append(self._proc)
         cancel(self)
     monkeypatch.setattr(S.StubIndexing, "cancel", spy)
+    return procs
+
+
+def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch, stopped):
+    import league.build as B
 
     def fail(writer, started):
         raise OSError("disco cheio")
@@ -261,10 +267,6 @@ def test_a_stream_of_stubs_makes_the_same_index_as_the_stubs_given_at_once(site,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["whole"]
 
 
-def _site_files(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-
-
 def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_same_site(tmp_path, monkeypatch):
     # a cold build (no previous site, no cache) starts pagefind before rendering and feeds it each page's
     # stub as it is rendered, in path order, from both processes (the demo is made big enough to fork:
@@ -290,8 +292,8 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     after = tmp_path / "after"
     build(ROOT / "content", after, templates=ROOT / "templates", cache_dir=False)
     assert streams == [True, False]
-    files = _site_files(streamed)
-    assert files == _site_files(after)
+    files = _files(streamed)
+    assert files == _files(after)
     assert any(rel.startswith("pagefind/fragment/") for rel in files)
     # the charts, written by the process that rendered their page, are the in-memory render's, all of them
     from league.build import check, render_files
@@ -301,18 +303,10 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
         {rel: data.encode("utf-8") if isinstance(data, str) else data for rel, data in charts.items()}
 
 
-def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp_path, monkeypatch):
+def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp_path, monkeypatch, stopped):
     import league.render as R
-    import league.search as S
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
-    stopped = []
-    cancel = S.StubIndexing.cancel
-
-    def spy(self):
-        stopped.append(self._proc)
-        cancel(self)
-    monkeypatch.setattr(S.StubIndexing, "cancel", spy)
     monkeypatch.setattr(R, "PARALLEL_MIN", 1)
     render_page = R.render_page
     parent = os.getpid()
