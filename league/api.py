@@ -10,6 +10,11 @@ from typing import Any
 from league.compute import Results, SeasonResult
 from league.ranking import StageResult
 
+try:   # 10× faster than json's pure-Python encoder, which `indent` selects: same bytes (tests/test_api_bytes.py)
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; json gives the same text
+    orjson = None
+
 
 def num(value: Any) -> Any:
     """Decimal → int when whole, else float with 2 decimals (20, 8.67)."""
@@ -21,6 +26,15 @@ def num(value: Any) -> Any:
 
 
 def dumps(data: Any) -> str:
+    """Indented JSON (2 spaces, UTF-8 text, not \\u escapes), as `json.dumps(indent=2, ensure_ascii=False)`
+    writes it. orjson writes the same bytes for what the API holds (text, whole numbers, floats with 2
+    decimals, booleans, null); anything it refuses (an integer beyond 64 bits, a lone surrogate) goes
+    through json."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+        except TypeError:   # orjson.JSONEncodeError is one
+            pass
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -58,13 +72,15 @@ def to_csv(rows: list[dict]) -> str:
         return ""
     buf = io.StringIO()
     fields = list(rows[0].keys())
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    w.writeheader()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(fields)
     for r in rows:
-        w.writerow({k: (" ".join(v) if isinstance(v, list) else
-                        ";".join(f"{a}={b}" for a, b in v.items()) if isinstance(v, dict) else
-                        "" if v is None else str(v).lower() if isinstance(v, bool) else v)
-                    for k, v in r.items()})
+        if len(r) != len(fields):   # every row has the first one's columns (a missing one: KeyError)
+            raise ValueError(f"CSV: linha com colunas diferentes das da primeira: {list(r)} ≠ {fields}")
+        w.writerow([" ".join(v) if isinstance(v, list) else
+                    ";".join(f"{a}={b}" for a, b in v.items()) if isinstance(v, dict) else
+                    "" if v is None else str(v).lower() if isinstance(v, bool) else v
+                    for v in map(r.__getitem__, fields)])
     return buf.getvalue()
 
 

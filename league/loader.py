@@ -2,6 +2,7 @@
 score, with all problems collected and reported together."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -370,22 +371,34 @@ class Loader:
             else:
                 todo.append(i)
         workers = _load_workers(tasks, todo)
-        shares = ([share for share in _shares(tasks, todo, workers) if share] if workers > 1 else []) or [todo]
-        self.workers = len(shares)
-        children = self.start_workers(league, tasks, keys, shares[1:])
+        units = _units(tasks, todo, workers) if workers > 1 else [todo]
+        if len(units) < 2 or len(units) > _Feed.MAX:
+            workers, units = 1, [todo]
+        self.workers = workers
+        feed = _Feed(len(units)) if workers > 1 else None
+        children = self.start_workers(league, tasks, keys, units, feed, workers - 1) if feed is not None else []
         try:
-            for i in shares[0]:
+            for u in (feed.take_all() if feed is not None else range(1)):   # the units no worker took yet
+                for i in units[u]:
+                    key, value = self.task_fresh(league, tasks[i], keys[i])
+                    if key is not None:
+                        self.cache.put(key, value)
+                    done[i] = self.task_use(league, tasks[i], key, value)
+            while children:
+                for i, (key, value) in self.finish_worker(children[0]):
+                    done[i] = self.task_use(league, tasks[i], key, value)
+                children = children[1:]
+        finally:
+            for pid, fd in children:   # an error here: leave no worker behind
+                _kill(pid, fd)
+            if feed is not None:
+                feed.close()
+        for i in todo:   # what a failed worker had taken: loaded here
+            if done[i] is None:
                 key, value = self.task_fresh(league, tasks[i], keys[i])
                 if key is not None:
                     self.cache.put(key, value)
                 done[i] = self.task_use(league, tasks[i], key, value)
-            while children:
-                for i, (key, value) in self.finish_worker(league, tasks, keys, children[0]):
-                    done[i] = self.task_use(league, tasks[i], key, value)
-                children = children[1:]
-        finally:
-            for pid, fd, _ in children:   # an error here: leave no worker behind
-                _kill(pid, fd)
         return done
 
     def task_key(self, task: _Task) -> Optional[str]:
@@ -440,11 +453,12 @@ class Loader:
             league.championship_results[champ.path] = result
         return champ, diags
 
-    def start_workers(self, league: League, tasks: list[_Task], keys: list, shares: list[list[int]]) -> list:
-        """Fork one worker per share: it loads its files (task_fresh), writes their cache entries and sends
-        back [(task index, pickle of (key, entry))] — the bytes it cached — with the cache's warnings."""
-        if not shares:
-            return []
+    def start_workers(self, league: League, tasks: list[_Task], keys: list, units: list[list[int]], feed: _Feed,
+                      n: int) -> list:
+        """Fork n workers. Each takes units from `feed` until none is left (so does this process meanwhile:
+        whoever is free takes the next, the biggest first), loads their files (task_fresh), writes their
+        cache entries and sends back [(task index, pickle of (key, entry))] — the bytes it cached — with the
+        cache's warnings."""
         import pickle
         from importlib import import_module
         for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
@@ -452,23 +466,23 @@ class Loader:
         self.deps_digest()
         children = []
         try:
-            for share in shares:
-                def work(share=share) -> bytes:   # in the worker; if it fails, the parent loads the share
+            for _ in range(n):
+                def work() -> bytes:   # in the worker; if it fails, the parent loads what it had taken
                     out, entries = [], {}
-                    for i in share:
-                        key, value = self.task_fresh(league, tasks[i], keys[i])
-                        data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
-                        if key is not None:
-                            self.cache.put_pickled(key, data)
-                        out.append((i, data))
-                        entries[i] = (key, value)
-                    self.cache_rankings(tasks, share, entries)
+                    for u in feed.take_all():
+                        for i in units[u]:
+                            key, value = self.task_fresh(league, tasks[i], keys[i])
+                            data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+                            if key is not None:
+                                self.cache.put_pickled(key, data)
+                            out.append((i, data))
+                            entries[i] = (key, value)
+                        self.cache_rankings(tasks, units[u], entries)
                     state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
                     return pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL)
-                pid, r = fork_worker(work)
-                children.append((pid, r, share))
+                children.append(fork_worker(work))
         except BaseException:
-            for pid, fd, _ in children:
+            for pid, fd in children:
                 _kill(pid, fd)
             raise
         return children
@@ -494,10 +508,10 @@ class Loader:
             self.cache.put(rankings_key(season.year, [key for key, _ in done]),
                            season_rankings([value[2] for _, value in done]))
 
-    def finish_worker(self, league: League, tasks: list[_Task], keys: list, child) -> list[tuple[int, tuple]]:
-        """A worker's [(task index, (key, entry))]; if it failed, its share is loaded here instead."""
+    def finish_worker(self, child) -> list[tuple[int, tuple]]:
+        """A worker's [(task index, (key, entry))]; nothing if it failed (run_tasks loads its files then)."""
         import pickle
-        pid, fd, share = child
+        pid, fd = child
         data, ok = join_worker(pid, fd)
         if ok and data:
             out, state = pickle.loads(data)
@@ -508,13 +522,7 @@ class Loader:
                     self.cache.dir = None
             return [(i, pickle.loads(item)) for i, item in out]
         self.fallbacks += 1
-        got = []
-        for i in share:
-            key, value = self.task_fresh(league, tasks[i], keys[i])
-            if key is not None:
-                self.cache.put(key, value)
-            got.append((i, (key, value)))
-        return got
+        return []
 
 
 @dataclass
@@ -531,7 +539,6 @@ class _Task:
 # some tens of milliseconds); tests lower them to run the parallel path on small content
 PARALLEL_MIN_FILES = 4
 PARALLEL_MIN_BYTES = 400_000
-SHARE0_WEIGHT = 1.25   # this process's share is smaller by about this much: it also reads the others' back
 
 
 def _load_workers(tasks: list[_Task], todo: list[int]) -> int:
@@ -548,24 +555,49 @@ def _load_workers(tasks: list[_Task], todo: list[int]) -> int:
     return min(cores, 4, len(todo))
 
 
-def _shares(tasks: list[_Task], todo: list[int], n: int) -> list[list[int]]:
-    """todo split in n shares of about the same bytes, a season's files together (a worker that loads a whole
-    season also ranks it), biggest seasons first; share 0 (this process, which also reads the others' results
-    back and ranks the seasons the others could not) a little smaller. Each share in task order."""
+def _units(tasks: list[_Task], todo: list[int], n: int) -> list[list[int]]:
+    """todo in units of work for n processes, the biggest (in bytes) first: a season's files together (a
+    worker that loads a whole season also ranks it), or file by file when there are too few seasons to
+    share out evenly. Each unit in task order."""
     seasons: dict = {}
     for i in todo:
         seasons.setdefault(id(tasks[i].season), []).append(i)
     groups = list(seasons.values())
-    if len(groups) < 2 * n:   # too few seasons to share out evenly: file by file
+    if len(groups) < 2 * n:
         groups = [[i] for i in todo]
     groups.sort(key=lambda g: (-sum(_size(tasks[i].path) for i in g), g[0]))
-    shares: list[list[int]] = [[] for _ in range(n)]
-    load = [0.0] * n
-    for group in groups:
-        k = min(range(n), key=lambda k: (load[k] * (SHARE0_WEIGHT if k == 0 else 1.0), k))
-        shares[k] += group
-        load[k] += sum(_size(tasks[i].path) + 1 for i in group)
-    return [sorted(s) for s in shares]
+    return groups
+
+
+class _Feed:
+    """The units' numbers in a pipe, written before the workers are forked: each read takes the next one
+    (a pipe hands each byte to one reader, and a 4-byte read is never split), so a process that is free
+    takes more and none waits for another's share. The pipe holds them all (64 KiB: MAX numbers)."""
+
+    MAX = 16_000
+
+    def __init__(self, n: int):
+        import struct
+        self.r, w = os.pipe()
+        try:
+            data = memoryview(struct.pack(f"<{n}I", *range(n)))
+            while data:
+                data = data[os.write(w, data):]
+        finally:
+            os.close(w)   # once read to its end, the pipe says so (an empty read)
+
+    def take_all(self):
+        import struct
+        while True:
+            b = os.read(self.r, 4)
+            while b and len(b) < 4:   # not on Linux; cheap to allow for
+                b += os.read(self.r, 4 - len(b))
+            if len(b) < 4:
+                return
+            yield struct.unpack("<I", b)[0]
+
+    def close(self) -> None:
+        os.close(self.r)
 
 
 def _size(path: Path) -> int:

@@ -285,6 +285,19 @@ def _message(message_id: int, payload: dict) -> bytes:
                                        ensure_ascii=False).encode("utf-8")) + b","
 
 
+# pagefind's binary allocates with jemalloc, which zeroes a reused block of memory by handing its pages
+# back to the kernel (madvise) and taking fresh ones: ~185 KB per indexed page (its gzip state), ~415,000
+# page faults on the 20-season archive. With `thp:always` it zeroes them with memset instead (45,000
+# faults; the index is built ~0.4 s sooner, about +30 MB of memory). A value set by the user is kept.
+JEMALLOC_CONF = "thp:always"
+
+
+def _service_env() -> dict:
+    env = dict(os.environ)
+    env.setdefault("_RJEM_MALLOC_CONF", JEMALLOC_CONF)
+    return env
+
+
 class StubIndexing:
     """pagefind (`pagefind --service`) indexing the stubs sent to it through its standard input, in the
     order of their paths (see `start_index_stubs`), or in the order they are `add`ed (`stubs=None`: a
@@ -324,7 +337,7 @@ class StubIndexing:
             self._log = tempfile.TemporaryFile()  # noqa: SIM115 — pagefind's messages, read on failure
             # unbuffered: the writer thread blocked on a full pipe holds no lock that closing it would wait for
             self._proc = subprocess.Popen([str(exe), "--service"], cwd=self.dest, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._log, bufsize=0)
+                                          stdout=subprocess.PIPE, stderr=self._log, bufsize=0, env=_service_env())
             self._queue: queue.SimpleQueue = queue.SimpleQueue()
             self._reader = threading.Thread(target=self._read, daemon=True)
             self._reader.start()

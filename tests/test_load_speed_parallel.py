@@ -144,17 +144,27 @@ def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeyp
     from league.api import api_files
     from league.cache import Cache
     from league.compute import compute
+    import time
     one = check(archive, cache_dir=False)
     _workers(monkeypatch, 2)
-    monkeypatch.setattr(L, "SHARE0_WEIGHT", 1.0)
+    parent, fresh, here = os.getpid(), Loader.task_fresh, set()
+
+    def slow_here(self, league, task, key):   # this process is slow: the worker surely takes some seasons
+        if os.getpid() == parent:
+            here.add(task.season.year)
+            time.sleep(0.05)
+        return fresh(self, league, task, key)
+
+    monkeypatch.setattr(Loader, "task_fresh", slow_here)
     cache = Cache(tmp_path / "cache")
     loader = Loader(archive, cache)
     league = loader.load()
     assert loader.workers == 2 and loader.fallbacks == 0
+    assert 0 < len(here) < len(league.seasons)   # each process took whole seasons, the biggest first
     before = cache.misses
     results = compute(league, loader.diags, cache)
-    ranked_here = cache.misses - before   # the seasons this process loaded itself: the others were ranked
-    assert 0 < ranked_here < len(league.seasons)
+    ranked_here = cache.misses - before   # the seasons this process loaded itself: the worker ranked the others
+    assert ranked_here == len(here)
     assert api_files(results) == api_files(one.results)
     warm = check(archive, cache_dir=tmp_path / "cache")
     assert api_files(warm.results) == api_files(one.results)
