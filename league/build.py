@@ -204,7 +204,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     flags = (strict, draft, search)
     from league.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
-    from league.render import plan_site, run_plan, workers_for
+    from league.render import key_value, plan_site, resolve_keys, run_plan, workers_for
     from league.writer import SiteWriter
     incremental = cache_dir is not False
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
@@ -222,15 +222,17 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             for sr in results.seasons:   # the JSON and CSV files: jobs shared out like the pages
                 y = sr.season.year
                 plan.jobs.append((f"api/{y}/ranking/", None, lambda sr=sr: ranking_api_files(sr), None,
-                                  K.season(sr) if K else None))
+                                  K.later("season", sr) if K else None))
                 for res in sr.stages:
                     plan.jobs.append((f"api/{y}/truco/{res.stage.id}/", None,
                                       lambda sr=sr, res=res: stage_api_files(sr, res), None,
-                                      K.stage_api(res) if K else None))
+                                      K.later("stage_api", res) if K else None))
                 plan.jobs.append((f"api/{y}/quatrilho/", None, lambda sr=sr: quatrilho_api_files(sr), None,
-                                  K.quatrilho_season(sr) if K else None))
+                                  K.later("quatrilho_season", sr) if K else None))
             report.pages = sum(1 for job in plan.jobs if job[1] is not None)
             plan.jobs.sort(key=lambda job: (job[1] is None, job[0]))   # the pages by path, then the API files
+            if previous:   # the pages' keys tell which pages the previous site already has
+                resolve_keys(plan)
             kept_meta = _keep_unchanged(plan, previous, writer, record)
             streamed = order = None
             from league import search as S
@@ -256,6 +258,11 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                                                        emit_charts=True)
             for st in worker_stats:
                 writer.stats.merge(st)
+            if K is not None:   # a first build's keys, worked out now, while pagefind builds the index
+                for job in plan.jobs:
+                    m = meta.get(job[0])
+                    if m is not None and m[0] is None:
+                        meta[job[0]] = (key_value(job[4]), *m[1:])
             plan.jobs.clear()
             index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
             record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}

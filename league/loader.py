@@ -16,7 +16,7 @@ from league.models import (
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
 from league.validate import validate
-from league.workers import fork_worker, join_worker, kill_worker
+from league.workers import TaskFeed, fork_worker, join_worker, kill_worker
 from league.yamlio import MDict, MList, load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -372,13 +372,13 @@ class Loader:
                 todo.append(i)
         workers = _load_workers(tasks, todo)
         units = _units(tasks, todo, workers) if workers > 1 else [todo]
-        if len(units) < 2 or len(units) > _Feed.MAX:
+        if len(units) < 2 or len(units) > TaskFeed.MAX:
             workers, units = 1, [todo]
         self.workers = workers
-        feed = _Feed(len(units)) if workers > 1 else None
+        feed = TaskFeed(len(units)) if workers > 1 else None
         children = self.start_workers(league, tasks, keys, units, feed, workers - 1) if feed is not None else []
         try:
-            for u in (feed.take_all() if feed is not None else range(1)):   # the units no worker took yet
+            for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
                 for i in units[u]:
                     key, value = self.task_fresh(league, tasks[i], keys[i])
                     if key is not None:
@@ -453,7 +453,7 @@ class Loader:
             league.championship_results[champ.path] = result
         return champ, diags
 
-    def start_workers(self, league: League, tasks: list[_Task], keys: list, units: list[list[int]], feed: _Feed,
+    def start_workers(self, league: League, tasks: list[_Task], keys: list, units: list[list[int]], feed: TaskFeed,
                       n: int) -> list:
         """Fork n workers. Each takes units from `feed` until none is left (so does this process meanwhile:
         whoever is free takes the next, the biggest first), loads their files (task_fresh), writes their
@@ -469,7 +469,7 @@ class Loader:
             for _ in range(n):
                 def work() -> bytes:   # in the worker; if it fails, the parent loads what it had taken
                     out, entries = [], {}
-                    for u in feed.take_all():
+                    for u in feed.take():
                         for i in units[u]:
                             key, value = self.task_fresh(league, tasks[i], keys[i])
                             data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
@@ -567,37 +567,6 @@ def _units(tasks: list[_Task], todo: list[int], n: int) -> list[list[int]]:
         groups = [[i] for i in todo]
     groups.sort(key=lambda g: (-sum(_size(tasks[i].path) for i in g), g[0]))
     return groups
-
-
-class _Feed:
-    """The units' numbers in a pipe, written before the workers are forked: each read takes the next one
-    (a pipe hands each byte to one reader, and a 4-byte read is never split), so a process that is free
-    takes more and none waits for another's share. The pipe holds them all (64 KiB: MAX numbers)."""
-
-    MAX = 16_000
-
-    def __init__(self, n: int):
-        import struct
-        self.r, w = os.pipe()
-        try:
-            data = memoryview(struct.pack(f"<{n}I", *range(n)))
-            while data:
-                data = data[os.write(w, data):]
-        finally:
-            os.close(w)   # once read to its end, the pipe says so (an empty read)
-
-    def take_all(self):
-        import struct
-        while True:
-            b = os.read(self.r, 4)
-            while b and len(b) < 4:   # not on Linux; cheap to allow for
-                b += os.read(self.r, 4 - len(b))
-            if len(b) < 4:
-                return
-            yield struct.unpack("<I", b)[0]
-
-    def close(self) -> None:
-        os.close(self.r)
 
 
 def _size(path: Path) -> int:

@@ -264,6 +264,47 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
             "clubs": clubs, "pairs": pairs}
 
 
+class LazyKeys:
+    """The pages' keys (league.incremental.PageKeys), made on first use. A job's key is a `later(…)`
+    thunk until resolve_keys(): a rebuild needs them before rendering (to keep the pages whose key is
+    unchanged), a first build only for its record, so it works them out while pagefind builds the index."""
+
+    def __init__(self, make):
+        self._make = make
+        self._keys = None
+
+    def get(self):
+        if self._keys is None:
+            self._keys = self._make()
+        return self._keys
+
+    def later(self, kind: str, *args) -> "_Key":
+        return _Key(self, kind, args)
+
+
+class _Key:
+    __slots__ = ("keys", "kind", "args")
+
+    def __init__(self, keys: LazyKeys, kind: str, args: tuple):
+        self.keys, self.kind, self.args = keys, kind, args
+
+    def __call__(self) -> str:
+        k = self.keys.get()
+        if self.kind == "news":
+            return k.summary("news", k.news_file(*self.args))
+        return getattr(k, self.kind)(*self.args)
+
+
+def key_value(key):
+    """A job's key: its value, whether already worked out or still a LazyKeys thunk."""
+    return key() if isinstance(key, _Key) else key
+
+
+def resolve_keys(plan) -> None:
+    """Every job's key worked out (see LazyKeys)."""
+    plan.jobs[:] = [job if not isinstance(job[4], _Key) else (*job[:4], job[4]()) for job in plan.jobs]
+
+
 @dataclass
 class SitePlan:
     """Everything a build renders: the Jinja environment, the context every page shares, the pages as
@@ -338,8 +379,9 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     keys = None
     if keys_for is not None:
         from league.incremental import PageKeys
-        keys = PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
-                        keys_for[2] if len(keys_for) > 2 else None, keys_for[3] if len(keys_for) > 3 else None)
+        keys = LazyKeys(lambda: PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
+                                         keys_for[2] if len(keys_for) > 2 else None,
+                                         keys_for[3] if len(keys_for) > 3 else None))
 
     jobs: list = []  # (path, template, make, updated, key): make() builds the context where the page is rendered
 
@@ -369,30 +411,30 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     from league.quatrilho_pages import championship_view, season_overview
     for sr in seasons:
         page(f"{sr.season.year}/index.html", "season.html",
-             lambda sr=sr: {**season_view(site, sr), "title": sr.season.title}, key=keys and keys.season(sr))
+             lambda sr=sr: {**season_view(site, sr), "title": sr.season.title}, key=keys and keys.later("season", sr))
         for res in sr.stages:
             page(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html",
                  lambda sr=sr, res=res: {**stage_view(site, sr, res), "title": f"{res.stage.name} — {sr.season.title}"},
                  page_updated=dates.get(res.stage.path) or res.stage.date,
-                 key=keys and keys.stage(sr, res, [n for n in league.news if n.stage == res.stage.id and
-                                                   n.season in (None, res.stage.season)]))
+                 key=keys and keys.later("stage", sr, res, [n for n in league.news if n.stage == res.stage.id and
+                                                            n.season in (None, res.stage.season)]))
         if sr.championships:
             year = sr.season.year
             for cres in sr.championships:
                 ch = cres.championship
                 page(f"{year}/quatrilho/{ch.id}/index.html", "championship.html",
-                     lambda sr=sr, cres=cres: championship_view(site, sr, cres), key=keys and keys.championship(sr, ch))
+                     lambda sr=sr, cres=cres: championship_view(site, sr, cres), key=keys and keys.later("championship", sr, ch))
             page(f"{year}/quatrilho/index.html", "quatrilho_season.html", lambda sr=sr: season_overview(site, sr),
-                 key=keys and keys.quatrilho_season(sr))
+                 key=keys and keys.later("quatrilho_season", sr))
     # clubs
     clubs = sorted(league.clubs.values(), key=lambda c: c.name.lower())
     page("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")),
-         key=keys and keys.summary("clubs"))
+         key=keys and keys.later("summary", "clubs"))
     for c in clubs:
-        page(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=keys and keys.club(c.id))
+        page(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=keys and keys.later("club", c.id))
     # teams
     for tid in sorted(site.team_hist):
-        page(f"equipes/{tid}/index.html", "team.html", lambda tid=tid: team_view(site, tid), key=keys and keys.team(tid))
+        page(f"equipes/{tid}/index.html", "team.html", lambda tid=tid: team_view(site, tid), key=keys and keys.later("team", tid))
     # pairs
     annual_by_pair: dict = defaultdict(list)
     for sr in seasons:
@@ -400,25 +442,25 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
             annual_by_pair[e.key].append((sr, e))
     for pair in sorted(site.pair_hist):
         page(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
-             lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=keys and keys.pair(pair))
+             lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=keys and keys.later("pair", pair))
     # players
     players = sorted(league.players.values(), key=lambda p: p.name.lower())
     page("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")),
-         key=keys and keys.summary("players"))
+         key=keys and keys.later("summary", "players"))
     for pl in players:
-        page(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl), key=keys and keys.player(pl.id))
+        page(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl), key=keys and keys.later("player", pl.id))
     # pages and news
     for p in league.pages:
         if p.slug in RESERVED or p.slug.isdigit():
             continue  # reported by the loader
         page(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title),
-             key=keys and keys.summary("page", p.slug))
+             key=keys and keys.later("summary", "page", p.slug))
     page("noticias/index.html", "news_list.html", lambda: dict(news=league.news, title=_("Notícias")))
     for n in league.news:
         page(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title),
-             key=keys and keys.summary("news", keys.news_file(n)))
+             key=keys and keys.later("news", n))
     page("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")),
-         key=keys and keys.summary("search"))
+         key=keys and keys.later("summary", "search"))
     files["404.html"] = env.get_template("404.html").render(**common, title=_("Página não encontrada"),
                                                             page_path="404.html")
     base = league.base_url.rstrip("/")
@@ -504,6 +546,23 @@ def player_view(site: Site, pl) -> dict:
 
 
 PARALLEL_MIN = 1500   # below this many pages, forking costs more than it saves
+CHUNK = 16            # pages a process takes at a time (a few milliseconds of work)
+
+
+def _units(jobs: list) -> list[list[int]]:
+    """The jobs' numbers in units for the processes to take (league.workers.TaskFeed): the pages in runs
+    of CHUNK, in order (so pagefind, which must get them in path order, rarely waits for one), then the
+    groups of files that are not pages (the API), one per unit — taken last, by whichever process is
+    free, while pagefind builds the index from the pages already sent."""
+    pages = [i for i, job in enumerate(jobs) if job[1] is not None]
+    others = [i for i, job in enumerate(jobs) if job[1] is None]
+    chunk = max(CHUNK, -(-len(pages) // 8_000))
+    return [pages[k:k + chunk] for k in range(0, len(pages), chunk)] + [[i] for i in others]
+
+
+def _taken(feed, units):
+    for u in feed.take():
+        yield from units[u]
 
 
 def render_page(plan: SitePlan, job) -> str:
@@ -518,9 +577,8 @@ def render_page(plan: SitePlan, job) -> str:
     return plan.env.get_template(template).render(ctx)
 
 
-def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: bool = False,
-           stop: int | None = None) -> dict:
-    """Render every n-th page starting at `index` (up to `stop`), handing each (path, html) to `emit` (and, when given,
+def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = False) -> dict:
+    """Render the jobs numbered `indices` (any iterable), handing each (path, html) to `emit` (and, when given,
     (job index, search stub) to `on_stub`); returns, per page, (key, the chart files it asked for, its
     search stub). `emit_charts`: the chart files a page asked for are emitted right after it (each
     chart is on one page: club, pair, season, a player's Quatrilho curve) instead of being kept in
@@ -531,13 +589,13 @@ def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: 
     emitted: set = set()
     jobs = plan.jobs
     touched = plan.touched
-    for i in range(index, len(jobs) if stop is None else stop, n):
+    for i in indices:
         job = jobs[i]
         if job[1] is None:   # not a page: a group of files (a season's JSON and CSV), made by make()
             files = job[2]()
             for rel in sorted(files):
                 emit(rel, files[rel])
-            meta[job[0]] = (job[4], tuple(sorted(files)), None)
+            meta[job[0]] = (_known(job[4]), tuple(sorted(files)), None)
             continue
         del touched[:]
         html = render_page(plan, job)
@@ -549,10 +607,15 @@ def _share(plan: SitePlan, index: int, n: int, emit, on_stub=None, emit_charts: 
                     emitted.add(path)
                     emit(path, svg)
         text = stub(html)
-        meta[job[0]] = (job[4], tuple(touched), text)
+        meta[job[0]] = (_known(job[4]), tuple(touched), text)
         if on_stub is not None:
             on_stub(i, text)
     return meta
+
+
+def _known(key):
+    """A key already worked out, or None (a LazyKeys thunk: build fills it in; it cannot go through a pipe)."""
+    return None if isinstance(key, _Key) else key
 
 
 _NO_STUB = 0xFFFFFFFF   # a page without a search stub, in a worker's stub pipe
@@ -636,22 +699,17 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     `emit_charts`: chart files are emitted with their page, by the process that rendered it (see _share).
     Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
-    if n == 1:
-        meta = _share(plan, 0, 1, emit, on_stub, emit_charts)
+    units = _units(plan.jobs)
+    if n == 1 or len(units) < 2:
+        meta = _share(plan, (i for unit in units for i in unit), emit, on_stub, emit_charts)
         return meta, dict(plan.charts.files), []
     import gc
     import pickle
-    from league.workers import fork_worker, join_worker, kill_worker
+    from league.workers import TaskFeed, fork_worker, join_worker, kill_worker
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
-    # while pagefind is fed, the files that are not pages at the end of the list (the API files) are made
-    # here once the workers are done: pagefind builds the index meanwhile on the other core, and the
-    # workers' memory is freed before the index's is taken
-    stop = len(plan.jobs)
-    if relay is not None:
-        while stop > 0 and plan.jobs[stop - 1][1] is None:
-            stop -= 1
+    feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
     children = []
@@ -673,7 +731,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                         os.close(stub_r)
                         send = _stub_sender(stub_w)
                     try:
-                        stubs = _share(plan, k, n, worker_emit or emit, send, emit_charts, stop)
+                        stubs = _share(plan, _taken(feed, units), worker_emit or emit, send, emit_charts)
                     finally:   # closed before the result is sent: the parent reads the stubs to their end first
                         if stub_w is not None:
                             os.close(stub_w)
@@ -687,13 +745,14 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                 os.close(stub_w)
                 relay.watch(stub_r)
         if relay is not None:
-            def mine(i, text):
-                on_stub(i, text)
-                relay.poll()
-            stubs = _share(plan, 0, n, emit, mine, emit_charts, stop)
+            def polled(indices):   # the workers' stubs are passed on between this process's jobs
+                for i in indices:
+                    relay.poll()
+                    yield i
+            stubs = _share(plan, polled(_taken(feed, units)), emit, on_stub, emit_charts)
             relay.drain()
         else:
-            stubs = _share(plan, 0, n, emit, emit_charts=emit_charts)
+            stubs = _share(plan, _taken(feed, units), emit, emit_charts=emit_charts)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
@@ -706,10 +765,9 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             chart_files.update(cf)
             extra.append(done)
         children = []
-        if stop < len(plan.jobs):
-            stubs.update(_share(plan, stop, 1, emit, None, emit_charts))   # files, no charts
     finally:
         gc.unfreeze()
+        feed.close()
         if relay is not None:
             relay.close()
         for pid, r in children:   # an error in this process: do not leave workers behind

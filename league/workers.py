@@ -47,3 +47,38 @@ def kill_worker(pid: int, fd: int | None = None) -> None:
         os.waitpid(pid, 0)
     except OSError:
         pass
+
+
+class TaskFeed:
+    """The numbers 0…n-1 of n units of work, in a pipe written before the workers are forked: each read
+    takes the next one (a pipe hands each byte to one reader, and a 4-byte read is never split), so a
+    process that is free takes more and none waits for another's fixed share. Order the units biggest
+    first. The pipe holds them all (64 KiB: up to MAX numbers); close() when every process is done."""
+
+    MAX = 16_000
+
+    def __init__(self, n: int):
+        import struct
+        if n > self.MAX:
+            raise ValueError(f"{n} > {self.MAX} units")
+        self.r, w = os.pipe()
+        try:
+            data = memoryview(struct.pack(f"<{n}I", *range(n)))
+            while data:
+                data = data[os.write(w, data):]
+        finally:
+            os.close(w)   # once read to its end, the pipe says so (an empty read)
+
+    def take(self):
+        """The units this process takes, one at a time, until none is left."""
+        import struct
+        while True:
+            b = os.read(self.r, 4)
+            while b and len(b) < 4:   # never on Linux; cheap to allow for
+                b += os.read(self.r, 4 - len(b))
+            if len(b) < 4:
+                return
+            yield struct.unpack("<I", b)[0]
+
+    def close(self) -> None:
+        os.close(self.r)
