@@ -71,11 +71,15 @@ class Site:
         self.player_pairs: dict[str, set] = defaultdict(set)
         self.club_teams: dict[str, set] = defaultdict(set)
         self.team_names: dict[str, str] = {}
+        self.club_hist: dict[str, list] = defaultdict(list)   # club → its teams' (season, stage, place), in order
+        self._records: dict = {}
+        self._pair_names: dict = {}
         for sr in results.seasons:
             for res in sr.stages:
                 for p in res.classification:
                     team = res.stage.teams[p.key]
                     self.team_hist[p.key].append((sr, res, p))
+                    self.club_hist[team.club].append((sr, res, p))
                     self.club_teams[team.club].add(p.key)
                     self.team_names[p.key] = team.name
                 for p in res.pairs:
@@ -85,6 +89,17 @@ class Site:
 
     def url(self, *parts: str) -> str:
         return self.root + "/".join(parts) + ("/" if parts else "")
+
+    def stage_record(self, res) -> dict:
+        """{team: [wins, losses]} in one stage's matches (one pass, kept; a match without a winner yet
+        counts as not won)."""
+        got = self._records.get(res.stage.path)
+        if got is None:
+            got = self._records[res.stage.path] = {}
+            for m in res.stage.matches:
+                for side in {m.home, m.away}:
+                    got.setdefault(side, [0, 0])[0 if m.winner == side else 1] += 1
+        return got
 
     def season_url(self, year): return self.url(str(year))
     def stage_url(self, stage): return self.url(stage.season, "truco", stage.id)
@@ -97,7 +112,11 @@ class Site:
     def club_name(self, cid): return self.league.clubs[cid].name if cid in self.league.clubs else cid
 
     def pair_name(self, p) -> str:
-        return i18n.join([self.player_name(x) for x in p])
+        key = (i18n.current(), p)
+        got = self._pair_names.get(key)
+        if got is None:
+            got = self._pair_names[key] = i18n.join([self.player_name(x) for x in p])
+        return got
 
     def source(self, mark) -> str | None:
         repo = self.league.repository
@@ -477,15 +496,14 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
 
 def club_view(site: Site, c) -> dict:
     history = []
+    by_season: dict = defaultdict(list)
+    for sr, res, p in site.club_hist.get(c.id, ()):
+        by_season[id(sr)].append((res, p))
     for sr in site.r.seasons:
         entry = next((e for e in sr.clubs if e.key == c.id), None)
-        stages = []
-        for res in sr.stages:
-            for p in res.classification:
-                if res.stage.teams[p.key].club == c.id:
-                    stages.append({"stage": res.stage, "team": res.stage.teams[p.key].name,
-                                   "team_url": site.team_url(p.key), "pos": pos_text(p.position, p.tied),
-                                   "points": p.points, "how": place_how(res, p)})
+        stages = [{"stage": res.stage, "team": res.stage.teams[p.key].name, "team_url": site.team_url(p.key),
+                   "pos": pos_text(p.position, p.tied), "points": p.points, "how": place_how(res, p)}
+                  for res, p in by_season.get(id(sr), ())]
         if entry or stages:
             history.append({"season": sr.season, "entry": entry, "stages": stages,
                             "pos": pos_text(entry.position, entry.tied) if entry else None})
@@ -497,11 +515,10 @@ def team_view(site: Site, tid: str) -> dict:
     hist = site.team_hist[tid]
     rows = []
     for sr, res, p in hist:
-        allm = [m for m in res.stage.matches if tid in (m.home, m.away)]
+        wins, losses = site.stage_record(res).get(tid, (0, 0))
         rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                      "points": p.points, "how": place_how(res, p),
-                     "record": _("%(wins)sV %(losses)sD") % {"wins": sum(1 for m in allm if m.winner == tid),
-                                                             "losses": sum(1 for m in allm if m.winner != tid)},
+                     "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses},
                      "squad": [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None)
                                for x in res.stage.teams[tid].pairs if x]})
     team = hist[-1][1].stage.teams[tid]

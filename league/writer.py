@@ -147,7 +147,12 @@ class SiteWriter:
         target = os.path.join(self._stage, rel)
         d = os.path.dirname(target)
         if d not in self._made:
-            os.makedirs(d, exist_ok=True)
+            try:   # most folders are new, in a folder made already: one mkdir, not makedirs' stat then mkdir
+                os.mkdir(d)
+            except FileExistsError:
+                pass
+            except FileNotFoundError:
+                os.makedirs(d, exist_ok=True)
             self._made.add(d)
         with open(target, "wb") as fh:
             fh.write(data)
