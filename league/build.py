@@ -23,12 +23,14 @@ class BuildReport:
     pages: int = 0         # pages in the site
 
 
-def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None) -> BuildReport:
+def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None, meanwhile=None) -> BuildReport:
     """Validate and compute everything; raise LeagueError listing every problem. Writes nothing but
-    the cache (cache_dir None = the default next to content/, False = no cache)."""
+    the cache (cache_dir None = the default next to content/, False = no cache). `meanwhile(league)`: see
+    Loader.meanwhile."""
     from league.cache import Cache, default_dir
     cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
     loader = Loader(Path(content), cache)
+    loader.meanwhile = meanwhile
     league = loader.load()
     if loader.diags.errors:
         raise LeagueError(loader.diags.sorted())
@@ -196,9 +198,21 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             return noop
     from concurrent.futures import ThreadPoolExecutor
     from league.provenance import git_dates
+    incremental = cache_dir is not False
+    bytecode_dir = _cache_dir(content, cache_dir) if incremental else None
+    prepared: dict = {}
+
+    def meanwhile(league) -> None:   # while the files load in other processes: the templates compiled
+        from league.i18n import using
+        from league.render import prepare_env
+        try:
+            with using(league.locale):
+                prepared[league.locale] = prepare_env(templates, league.locale, bytecode_dir)
+        except Exception:  # noqa: BLE001 - a broken template is reported where it always is, by plan_site
+            prepared.clear()
     with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
         dates = pool.submit(git_dates, Path(content))
-        report = check(content, strict, cache_dir)
+        report = check(content, strict, cache_dir, meanwhile=meanwhile)
         dates = dates.result()
     results = report.results
     flags = (strict, draft, search)
@@ -206,7 +220,6 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     from league.i18n import using
     from league.render import key_value, plan_site, resolve_keys, run_plan, workers_for
     from league.writer import SiteWriter
-    incremental = cache_dir is not False
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
         writer = SiteWriter(out)
         index = None
@@ -216,7 +229,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             signatures = _cache(content, cache_dir) if incremental else None
             plan = plan_site(results, templates, draft=draft,
                              keys_for=(content, flags, signatures, inputs) if incremental else None,
-                             bytecode_dir=_cache_dir(content, cache_dir) if incremental else None, dates=dates)
+                             bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
             record: dict = {"pages": {}}
             K = plan.keys
             for sr in results.seasons:   # the JSON and CSV files: jobs shared out like the pages

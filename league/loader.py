@@ -35,6 +35,9 @@ class Loader:
         # the whole content loads without errors (a failed build writes nothing that was not there)
         self.deferred: list = []
         self.workers = 1      # processes that loaded the files not in the cache (run_tasks)
+        # work of the caller's that needs only league.yaml, done here while workers load the other files
+        # (the build compiles its templates): meanwhile(league), in this process, when there are workers
+        self.meanwhile = None
         self.fallbacks = 0    # worker shares loaded here instead because the worker failed
 
     def rel(self, path: Path) -> str:
@@ -378,6 +381,8 @@ class Loader:
         feed = TaskFeed(len(units)) if workers > 1 else None
         children = self.start_workers(league, tasks, keys, units, feed, workers - 1) if feed is not None else []
         try:
+            if children and self.meanwhile is not None:
+                self.meanwhile(league)
             for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
                 for i in units[u]:
                     key, value = self.task_fresh(league, tasks[i], keys[i])

@@ -148,6 +148,15 @@ def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None =
     return env
 
 
+def prepare_env(templates: Path | None, locale: str | None, bytecode_dir: Path | None = None) -> jinja2.Environment:
+    """The Jinja2 environment with every template compiled (a build does this while its files load)."""
+    templates = Path(templates) if templates else default_templates()
+    env = _env(templates, locale, bytecode_dir)
+    for name in sorted(env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml")))):
+        env.get_template(name)
+    return env
+
+
 # ---------------------------------------------------------------- view models
 
 def place_how(res: StageResult, p: Place) -> str:
@@ -352,11 +361,11 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
 
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
               keys_for: tuple | None = None, bytecode_dir: Path | None = None,
-              dates: dict | None = None) -> SitePlan:
+              dates: dict | None = None, env: jinja2.Environment | None = None) -> SitePlan:
     """The pages to render. `keys_for=(content, flags)` also gives each page its key (league/incremental.py),
     with which a rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
-    env = _env(templates, results.league.locale, bytecode_dir)
+    env = env or _env(templates, results.league.locale, bytecode_dir)   # env: prepare_env's, for this locale
     site = Site(results)
     league = results.league
     files: dict[str, str | bytes] = {}

@@ -178,3 +178,48 @@ def test_an_unwritable_cache_is_reported_once_as_by_a_one_by_one_load(content, t
     many = check(content, cache_dir=blocker / "cache")
     assert [d.format_text() for d in many.diagnostics] == [d.format_text() for d in one.diagnostics]
     assert sum(d.code == "cache" for d in many.diagnostics) == 1
+
+
+def _site_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("locale", ["pt_BR", "en"])
+def test_templates_compiled_while_the_files_load_give_the_same_site(content, tmp_path, monkeypatch, locale):
+    """With workers loading the files, `league build` compiles its templates meanwhile (Loader.meanwhile):
+    the site is the one a one-process load builds, byte for byte, in the content's language, and the
+    language active before the build is active after it."""
+    import league.render as R
+    from league import i18n
+    from league.build import build
+    yaml = content / "league.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    assert "locale: pt_BR" in text
+    yaml.write_text(text.replace("locale: pt_BR", f"locale: {locale}"), encoding="utf-8")
+    build(content, tmp_path / "one", cache_dir=False, search=False)
+    _workers(monkeypatch, 2)
+    compiled, real = [], R.prepare_env
+    monkeypatch.setattr(R, "prepare_env", lambda *a: compiled.append(a[1]) or real(*a))
+    before = i18n.current()
+    build(content, tmp_path / "two", cache_dir=False, search=False)
+    assert compiled == [locale] and i18n.current() == before
+    assert _site_files(tmp_path / "two") == _site_files(tmp_path / "one")
+
+
+def test_a_broken_template_is_reported_as_without_workers(content, tmp_path, monkeypatch):
+    """A template that does not compile fails the build with Jinja2's error, whether the templates were
+    compiled while the files loaded or afterwards; nothing is written."""
+    import jinja2
+    from league.build import build
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    (templates / "team.html").write_text("{% extends 'base.html' %}{% block main %}{% if %}{% endblock %}\n",
+                                         encoding="utf-8")
+    errors = []
+    for workers in (1, 2):
+        _workers(monkeypatch, workers)
+        with pytest.raises(jinja2.TemplateSyntaxError) as exc:
+            build(content, tmp_path / f"site{workers}", templates=templates, cache_dir=False, search=False)
+        errors.append((exc.value.name, exc.value.lineno, exc.value.message))
+        assert not (tmp_path / f"site{workers}").exists()
+    assert errors[0] == errors[1] and errors[0][0] == "team.html"
