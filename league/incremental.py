@@ -66,7 +66,7 @@ def stage_signatures(res) -> tuple[dict, dict]:
     """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it."""
     from league.render import place_how
     st = res.stage
-    head = (st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs))
+    head = repr((st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs)))
     wins: dict = {}
     losses: dict = {}
     for m in st.matches:   # one pass (not one per team)
@@ -74,15 +74,20 @@ def stage_signatures(res) -> tuple[dict, dict]:
             tally = wins if m.winner == side else losses
             tally[side] = tally.get(side, 0) + 1
     teams = {}
-    for p in res.classification:
+    for p in res.classification:   # each part's repr (texts quoted), the stage's once: one string to hash
         t = st.teams[p.key]
-        teams[p.key] = _short(repr((head, p.position, p.tied, p.points, p.disqualified, place_how(res, p), t.name,
-                                    t.club, tuple(t.pairs), wins.get(p.key, 0), losses.get(p.key, 0))))
+        teams[p.key] = _short(f"{head}\0{p.position!r}\0{p.tied!r}\0{p.points!r}\0{p.disqualified!r}\0"
+                              f"{place_how(res, p)!r}\0{t.name!r}\0{t.club!r}\0{tuple(t.pairs)!r}\0"
+                              f"{wins.get(p.key, 0)}\0{losses.get(p.key, 0)}")
     pairs = {}
+    names = {}
     for p in res.pairs:
         team = res.pair_team.get(p.key)
-        pairs[p.key] = _short(repr((head, p.position, p.tied, p.points, p.disqualified,
-                                    sorted(p.row.values.items()), team, st.teams[team].name if team else "")))
+        name = names.get(team)
+        if name is None:
+            name = names[team] = repr(st.teams[team].name if team else "")
+        pairs[p.key] = _short(f"{head}\0{p.position!r}\0{p.tied!r}\0{p.points!r}\0{p.disqualified!r}\0"
+                              f"{sorted(p.row.values.items())!r}\0{team!r}\0{name}")
     return teams, pairs
 
 

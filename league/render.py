@@ -575,15 +575,16 @@ PARALLEL_MIN = 1500   # below this many pages, forking costs more than it saves
 CHUNK = 16            # pages a process takes at a time (a few milliseconds of work)
 
 
-def _units(jobs: list) -> list[list[int]]:
+def _units(jobs: list, pages_only: bool = False) -> list[list[int]]:
     """The jobs' numbers in units for the processes to take (league.workers.TaskFeed): the pages in runs
     of CHUNK, in order (so pagefind, which must get them in path order, rarely waits for one), then the
-    groups of files that are not pages (the API), one per unit — taken last, by whichever process is
-    free, while pagefind builds the index from the pages already sent."""
+    groups of files that are not pages (the API), one per unit, unless `pages_only`."""
     pages = [i for i, job in enumerate(jobs) if job[1] is not None]
-    others = [i for i, job in enumerate(jobs) if job[1] is None]
     chunk = max(CHUNK, -(-len(pages) // 8_000))
-    return [pages[k:k + chunk] for k in range(0, len(pages), chunk)] + [[i] for i in others]
+    units = [pages[k:k + chunk] for k in range(0, len(pages), chunk)]
+    if not pages_only:
+        units += [[i] for i, job in enumerate(jobs) if job[1] is None]
+    return units
 
 
 def _taken(feed, units):
@@ -735,6 +736,12 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
+    # while pagefind is fed, the files that are not pages (the API) are made here once the workers are
+    # done: pagefind builds the index meanwhile on the other core, and the workers' memory is freed before
+    # pagefind takes the index's (the process tree's peak stays under 400 MB on the archive)
+    after = [i for i, job in enumerate(plan.jobs) if job[1] is None] if relay is not None else []
+    if after:
+        units = _units(plan.jobs, pages_only=True)
     feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
@@ -791,6 +798,8 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             chart_files.update(cf)
             extra.append(done)
         children = []
+        if after:
+            stubs.update(_share(plan, after, emit, None, emit_charts))   # files, no charts
     finally:
         gc.unfreeze()
         feed.close()
