@@ -1,0 +1,61 @@
+"""league.workers.TaskFeed: the units of work in a pipe, each taken by exactly one of the processes that
+read it (the loader's and the renderer's way of sharing work as the processes go), and the environment
+pagefind's service runs in (search._service_env)."""
+from __future__ import annotations
+
+import os
+import pickle
+
+import pytest
+
+from league import search
+from league.workers import TaskFeed, fork_worker, join_worker
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers fork")
+
+
+def test_every_unit_is_taken_once_by_one_of_the_processes():
+    # 3 workers and this process read 5,000 numbers from one feed, slowly (1 ms every 50: one process
+    # alone would need 0.1 s), so they interleave: together they took 0…4,999, each exactly once
+    import time
+    feed = TaskFeed(5_000)
+
+    def take() -> bytes:
+        got = []
+        for u in feed.take():
+            got.append(u)
+            if len(got) % 50 == 0:
+                time.sleep(0.001)
+        return pickle.dumps(got)
+    children = [fork_worker(take) for _ in range(3)]
+    mine = pickle.loads(take())
+    taken = [mine]
+    for pid, fd in children:
+        data, ok = join_worker(pid, fd)
+        assert ok
+        taken.append(pickle.loads(data))
+    feed.close()
+    everything = sorted(u for part in taken for u in part)
+    assert everything == list(range(5_000))
+    assert all(part == sorted(part) for part in taken)   # each process takes them in order
+    assert sum(1 for part in taken if part) >= 2
+
+
+def test_an_empty_feed_gives_nothing_and_a_feed_is_read_once():
+    empty = TaskFeed(0)
+    assert list(empty.take()) == []
+    empty.close()
+    feed = TaskFeed(3)
+    assert list(feed.take()) == [0, 1, 2]
+    assert list(feed.take()) == []   # taken already
+    feed.close()
+    with pytest.raises(ValueError):
+        TaskFeed(TaskFeed.MAX + 1)   # more than the pipe holds before anyone reads
+
+
+def test_pagefind_runs_with_jemalloc_zeroing_by_memset_unless_the_user_says_otherwise(monkeypatch):
+    monkeypatch.delenv("_RJEM_MALLOC_CONF", raising=False)
+    assert search._service_env()["_RJEM_MALLOC_CONF"] == "thp:always"
+    monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:1")
+    assert search._service_env()["_RJEM_MALLOC_CONF"] == "narenas:1"
+    assert search._service_env()["PATH"] == os.environ["PATH"]
