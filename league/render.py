@@ -718,8 +718,9 @@ def workers_for(n_jobs: int) -> int:
 
 def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None,
              emit_charts: bool = False) -> tuple[dict, dict, list]:
-    """Render every page of `plan`: in this process, or split across forked workers (each renders and
-    emits its own share, so no process ever holds the whole site's HTML) when the site is large. `emit`
+    """Render every page of `plan`: in this process, or, when the site is large, in it and forked workers,
+    each taking the next run of pages from a TaskFeed when it is free and emitting what it renders (no
+    process ever holds the whole site's HTML). `emit`
     runs in this process; `worker_emit` in a worker (default: emit); `worker_done()` returns, from a worker,
     what it must send back. `on_stub(job index, search stub)` is called in this process for every page
     as soon as it is rendered, in whichever process (the build feeds pagefind with them meanwhile).
@@ -747,7 +748,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
     children = []
     try:
-        for k in range(1, n):
+        for _ in range(1, n):
             stub_r = stub_w = None
             if relay is not None:
                 stub_r, stub_w = os.pipe()
@@ -757,7 +758,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                 except OSError:
                     pass
 
-            def work(k=k, stub_r=stub_r, stub_w=stub_w) -> bytes:   # in the worker
+            def work(stub_r=stub_r, stub_w=stub_w) -> bytes:   # in the worker
                 try:
                     send = None
                     if stub_w is not None:
