@@ -218,7 +218,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     flags = (strict, draft, search)
     from league.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
-    from league.render import key_value, plan_site, resolve_keys, run_plan, workers_for
+    from league.render import plan_site, resolve_keys, run_plan, workers_for
     from league.writer import SiteWriter
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
         writer = SiteWriter(out)
@@ -272,10 +272,11 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
             for st in worker_stats:
                 writer.stats.merge(st)
             if K is not None:   # a first build's keys, worked out now, while pagefind builds the index
+                resolve_keys(plan)
                 for job in plan.jobs:
                     m = meta.get(job[0])
                     if m is not None and m[0] is None:
-                        meta[job[0]] = (key_value(job[4]), *m[1:])
+                        meta[job[0]] = (job[4], *m[1:])
             plan.jobs.clear()
             index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
             record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}

@@ -64,21 +64,17 @@ def _short(text: str) -> str:
 
 def stage_signatures(res) -> tuple[dict, dict]:
     """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it."""
-    from league.render import place_how
+    from league.render import place_how, stage_record
     st = res.stage
     head = repr((st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs)))
-    wins: dict = {}
-    losses: dict = {}
-    for m in st.matches:   # one pass (not one per team)
-        for side in {m.home, m.away}:
-            tally = wins if m.winner == side else losses
-            tally[side] = tally.get(side, 0) + 1
+    record = stage_record(st)
     teams = {}
     for p in res.classification:   # each part's repr (texts quoted), the stage's once: one string to hash
         t = st.teams[p.key]
+        wins, losses = record.get(p.key, (0, 0))
         teams[p.key] = _short(f"{head}\0{p.position!r}\0{p.tied!r}\0{p.points!r}\0{p.disqualified!r}\0"
                               f"{place_how(res, p)!r}\0{t.name!r}\0{t.club!r}\0{tuple(t.pairs)!r}\0"
-                              f"{wins.get(p.key, 0)}\0{losses.get(p.key, 0)}")
+                              f"{wins}\0{losses}")
     pairs = {}
     names = {}
     for p in res.pairs:

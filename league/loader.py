@@ -380,15 +380,18 @@ class Loader:
         self.workers = workers
         feed = TaskFeed(len(units)) if workers > 1 else None
         children = self.start_workers(league, tasks, keys, units, feed, workers - 1) if feed is not None else []
+
+        def load_here(i: int) -> None:
+            key, value = self.task_fresh(league, tasks[i], keys[i])
+            if key is not None:
+                self.cache.put(key, value)
+            done[i] = self.task_use(league, tasks[i], key, value)
         try:
             if children and self.meanwhile is not None:
                 self.meanwhile(league)
             for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
                 for i in units[u]:
-                    key, value = self.task_fresh(league, tasks[i], keys[i])
-                    if key is not None:
-                        self.cache.put(key, value)
-                    done[i] = self.task_use(league, tasks[i], key, value)
+                    load_here(i)
             while children:
                 for i, (key, value) in self.finish_worker(children[0]):
                     done[i] = self.task_use(league, tasks[i], key, value)
@@ -400,10 +403,7 @@ class Loader:
                 feed.close()
         for i in todo:   # what a failed worker had taken: loaded here
             if done[i] is None:
-                key, value = self.task_fresh(league, tasks[i], keys[i])
-                if key is not None:
-                    self.cache.put(key, value)
-                done[i] = self.task_use(league, tasks[i], key, value)
+                load_here(i)
         return done
 
     def task_key(self, task: _Task) -> Optional[str]:

@@ -91,14 +91,10 @@ class Site:
         return self.root + "/".join(parts) + ("/" if parts else "")
 
     def stage_record(self, res) -> dict:
-        """{team: [wins, losses]} in one stage's matches (one pass, kept; a match without a winner yet
-        counts as not won)."""
+        """stage_record(res.stage), kept for the build."""
         got = self._records.get(res.stage.path)
         if got is None:
-            got = self._records[res.stage.path] = {}
-            for m in res.stage.matches:
-                for side in {m.home, m.away}:
-                    got.setdefault(side, [0, 0])[0 if m.winner == side else 1] += 1
+            got = self._records[res.stage.path] = stage_record(res.stage)
         return got
 
     def season_url(self, year): return self.url(str(year))
@@ -123,6 +119,16 @@ class Site:
         if not repo or mark is None:
             return None
         return f"{repo.rstrip('/')}/blob/main/{mark.path}#L{mark.line}"
+
+
+def stage_record(stage) -> dict:
+    """{team: [wins, losses]} in one stage's matches, in one pass (a match without a winner yet counts as
+    not won): the team page's record, and part of its key (league/incremental.py)."""
+    got: dict = {}
+    for m in stage.matches:
+        for side in {m.home, m.away}:
+            got.setdefault(side, [0, 0])[0 if m.winner == side else 1] += 1
+    return got
 
 
 def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None = None) -> jinja2.Environment:
@@ -321,11 +327,6 @@ class _Key:
         if self.kind == "news":
             return k.summary("news", k.news_file(*self.args))
         return getattr(k, self.kind)(*self.args)
-
-
-def key_value(key):
-    """A job's key: its value, whether already worked out or still a LazyKeys thunk."""
-    return key() if isinstance(key, _Key) else key
 
 
 def resolve_keys(plan) -> None:
@@ -727,9 +728,13 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     `emit_charts`: chart files are emitted with their page, by the process that rendered it (see _share).
     Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
-    units = _units(plan.jobs)
+    # while pagefind is fed, the files that are not pages (the API) are made here once the workers are
+    # done: pagefind builds the index meanwhile on the other core, and the workers' memory is freed before
+    # pagefind takes the index's (the process tree's peak stays under 400 MB on the archive)
+    after = [i for i, job in enumerate(plan.jobs) if job[1] is None] if on_stub is not None else []
+    units = _units(plan.jobs, pages_only=bool(after))
     if n == 1 or len(units) < 2:
-        meta = _share(plan, (i for unit in units for i in unit), emit, on_stub, emit_charts)
+        meta = _share(plan, range(len(plan.jobs)), emit, on_stub, emit_charts)
         return meta, dict(plan.charts.files), []
     import gc
     import pickle
@@ -737,12 +742,6 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
-    # while pagefind is fed, the files that are not pages (the API) are made here once the workers are
-    # done: pagefind builds the index meanwhile on the other core, and the workers' memory is freed before
-    # pagefind takes the index's (the process tree's peak stays under 400 MB on the archive)
-    after = [i for i, job in enumerate(plan.jobs) if job[1] is None] if relay is not None else []
-    if after:
-        units = _units(plan.jobs, pages_only=True)
     feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
     gc.collect()
     gc.freeze()  # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared
