@@ -220,89 +220,93 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     from league.i18n import using
     from league.render import plan_site, resolve_keys, run_plan, workers_for
     from league.writer import SiteWriter
-    with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
-        writer = SiteWriter(out)
-        index = None
-        try:
-            previous = _previous_record(content, out, cache_dir, writer) if incremental else None
-            # the stages' signatures are reused even when out/ is new (they depend on the content only)
-            signatures = _cache(content, cache_dir) if incremental else None
-            plan = plan_site(results, templates, draft=draft,
-                             keys_for=(content, flags, signatures, inputs) if incremental else None,
-                             bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
-            record: dict = {"pages": {}}
-            K = plan.keys
-            for sr in results.seasons:   # the JSON and CSV files: jobs shared out like the pages
-                y = sr.season.year
-                plan.jobs.append((f"api/{y}/ranking/", None, lambda sr=sr: ranking_api_files(sr), None,
-                                  K.later("season", sr) if K else None))
-                for res in sr.stages:
-                    plan.jobs.append((f"api/{y}/truco/{res.stage.id}/", None,
-                                      lambda sr=sr, res=res: stage_api_files(sr, res), None,
-                                      K.later("stage_api", res) if K else None))
-                plan.jobs.append((f"api/{y}/quatrilho/", None, lambda sr=sr: quatrilho_api_files(sr), None,
-                                  K.later("quatrilho_season", sr) if K else None))
-            report.pages = sum(1 for job in plan.jobs if job[1] is not None)
-            plan.jobs.sort(key=lambda job: (job[1] is None, job[0]))   # the pages by path, then the API files
-            if previous:   # the pages' keys tell which pages the previous site already has
-                resolve_keys(plan)
-            kept_meta = _keep_unchanged(plan, previous, writer, record)
-            streamed = order = None
-            from league import search as S
-            if search and S.available() and not kept_meta and not _index_reusable(writer, signatures):
-                streamed = S.start_index_stubs(None, writer.staging)   # a new index: made while the pages render
-                index = (streamed, None, None)
-                order = _StubOrder(streamed, plan.jobs)
-            total = len(plan.jobs)
-            n = workers_for(total)
-            done = [0]
+    import gc
+    try:
+        with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
+            writer = SiteWriter(out)
+            index = None
+            try:
+                previous = _previous_record(content, out, cache_dir, writer) if incremental else None
+                # the stages' signatures are reused even when out/ is new (they depend on the content only)
+                signatures = _cache(content, cache_dir) if incremental else None
+                plan = plan_site(results, templates, draft=draft,
+                                 keys_for=(content, flags, signatures, inputs) if incremental else None,
+                                 bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
+                record: dict = {"pages": {}}
+                K = plan.keys
+                for sr in results.seasons:   # the JSON and CSV files: jobs shared out like the pages
+                    y = sr.season.year
+                    plan.jobs.append((f"api/{y}/ranking/", None, lambda sr=sr: ranking_api_files(sr), None,
+                                      K.later("season", sr) if K else None))
+                    for res in sr.stages:
+                        plan.jobs.append((f"api/{y}/truco/{res.stage.id}/", None,
+                                          lambda sr=sr, res=res: stage_api_files(sr, res), None,
+                                          K.later("stage_api", res) if K else None))
+                    plan.jobs.append((f"api/{y}/quatrilho/", None, lambda sr=sr: quatrilho_api_files(sr), None,
+                                      K.later("quatrilho_season", sr) if K else None))
+                report.pages = sum(1 for job in plan.jobs if job[1] is not None)
+                plan.jobs.sort(key=lambda job: (job[1] is None, job[0]))   # the pages by path, then the API files
+                if previous:   # the pages' keys tell which pages the previous site already has
+                    resolve_keys(plan)
+                kept_meta = _keep_unchanged(plan, previous, writer, record)
+                streamed = order = None
+                from league import search as S
+                if search and S.available() and not kept_meta and not _index_reusable(writer, signatures):
+                    streamed = S.start_index_stubs(None, writer.staging)   # a new index: made while the pages render
+                    index = (streamed, None, None)
+                    order = _StubOrder(streamed, plan.jobs)
+                total = len(plan.jobs)
+                n = workers_for(total)
+                done = [0]
 
-            def emit(path, html):
-                writer.put(path, html)
-                if path.endswith(".svg"):   # a chart, emitted with its page
-                    return
-                done[0] += 1
-                if progress and done[0] % 100 == 0:
-                    progress("gerando páginas", min(done[0] * n, total), total)
-            if progress:
-                progress("gerando páginas", 0, total)
-            meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats,
-                                                       on_stub=order.put if order is not None else None,
-                                                       emit_charts=True)
-            for st in worker_stats:
-                writer.stats.merge(st)
-            if K is not None:   # a first build's keys, worked out now, while pagefind builds the index
-                resolve_keys(plan)
-                for job in plan.jobs:
-                    m = meta.get(job[0])
-                    if m is not None and m[0] is None:
-                        meta[job[0]] = (job[4], *m[1:])
-            plan.jobs.clear()
-            index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
-            record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
-            report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
-            if progress:
-                progress("escrevendo", 0, 0)
-            for rel, data in sorted(chart_files.items()):
-                writer.put(rel, data)
-            for rel, data in sorted(plan.files.items()):
-                writer.put(rel, data)
-            _finish_search_index(writer, index)
-            if incremental:   # until this build is recorded, site/ may hold a mix: trust no record
-                _forget_build(content, out, cache_dir)
-            writer.commit((previous or {}).get("paths"))
-            record["paths"] = sorted(set(writer.stats.paths))
-        except BaseException:
-            if index is not None:   # pagefind still running: stop it (league serve outlives the build)
-                index[0].cancel()
-            writer.abort()
-            raise
-    stats = writer.stats
-    report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
-    report.seconds = time.perf_counter() - started
-    if cache_dir is not False:
-        _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
-    return report
+                def emit(path, html):
+                    writer.put(path, html)
+                    if path.endswith(".svg"):   # a chart, emitted with its page
+                        return
+                    done[0] += 1
+                    if progress and done[0] % 100 == 0:
+                        progress("gerando páginas", min(done[0] * n, total), total)
+                if progress:
+                    progress("gerando páginas", 0, total)
+                meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats,
+                                                           on_stub=order.put if order is not None else None,
+                                                           emit_charts=True, unfreeze=False)
+                for st in worker_stats:
+                    writer.stats.merge(st)
+                if K is not None:   # a first build's keys, worked out now, while pagefind builds the index
+                    resolve_keys(plan)
+                    for job in plan.jobs:
+                        m = meta.get(job[0])
+                        if m is not None and m[0] is None:
+                            meta[job[0]] = (job[4], *m[1:])
+                plan.jobs.clear()
+                index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
+                record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
+                report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
+                if progress:
+                    progress("escrevendo", 0, 0)
+                for rel, data in sorted(chart_files.items()):
+                    writer.put(rel, data)
+                for rel, data in sorted(plan.files.items()):
+                    writer.put(rel, data)
+                _finish_search_index(writer, index)
+                if incremental:   # until this build is recorded, site/ may hold a mix: trust no record
+                    _forget_build(content, out, cache_dir)
+                writer.commit((previous or {}).get("paths"))
+                record["paths"] = sorted(set(writer.stats.paths))
+            except BaseException:
+                if index is not None:   # pagefind still running: stop it (league serve outlives the build)
+                    index[0].cancel()
+                writer.abort()
+                raise
+        stats = writer.stats
+        report.files, report.written, report.unchanged = stats.total, stats.written, stats.unchanged
+        report.seconds = time.perf_counter() - started
+        if cache_dir is not False:
+            _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
+        return report
+    finally:   # run_plan left the heap frozen: handed back now, not in the middle of the last steps
+        gc.unfreeze()
 
 
 def _keep_unchanged(plan, previous, writer, record) -> dict:
