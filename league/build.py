@@ -268,7 +268,9 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                         progress("gerando páginas", min(done[0] * n, total), total)
                 if progress:
                     progress("gerando páginas", 0, total)
-                meta, chart_files, worker_stats = run_plan(plan, emit, worker_done=lambda: writer.stats,
+                forked_at = writer.stats.mark()   # a worker sends back only what it wrote itself
+                meta, chart_files, worker_stats = run_plan(plan, emit,
+                                                           worker_done=lambda: writer.stats.since(forked_at),
                                                            on_stub=order.put if order is not None else None,
                                                            emit_charts=True, unfreeze=False)
                 for st in worker_stats:

@@ -35,6 +35,16 @@ class WriteStats:
     def total(self) -> int:
         return self.written + self.unchanged
 
+    def mark(self) -> tuple:
+        return self.written, self.unchanged, self.pages_written, len(self.paths)
+
+    def since(self, mark: tuple) -> "WriteStats":
+        """What was tallied after `mark()`: a forked worker's own share (its copy of the stats starts with
+        what the parent had counted before the fork, which the parent still has)."""
+        written, unchanged, pages, n = mark
+        return WriteStats(self.written - written, self.unchanged - unchanged, self.pages_written - pages,
+                          self.paths[n:])
+
     def merge(self, other: "WriteStats") -> None:
         self.written += other.written
         self.unchanged += other.unchanged
@@ -176,11 +186,6 @@ class SiteWriter:
         for rel in rels:
             self.stats.paths.append(rel)
             self.stats.unchanged += 1
-
-    def reset_stats(self) -> WriteStats:
-        """A worker's own tally (forked writers start from zero and send theirs back)."""
-        self.stats = WriteStats()
-        return self.stats
 
     def commit(self, previous_paths: Optional[Iterable[str]] = None) -> None:
         """Make the staged site the site: rename (first build) or apply in place (rebuild). The files of

@@ -66,3 +66,34 @@ def test_incremental_build_equals_cold_build(tmp_path, change):
     assert report.unchanged > 0, "the incremental build reuses unchanged files"
     build(content, tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
     assert _tree(site) == _tree(tmp_path / "cold")
+
+
+def test_a_rebuild_in_two_processes_counts_each_file_once(tmp_path, monkeypatch):
+    # a rebuild that keeps some pages (their keys unchanged) and renders the others in two processes (the
+    # demo made big enough to fork: PARALLEL_MIN 1): a forked worker's copy of the tally starts with what
+    # this process had counted before the fork (the kept pages), and only what it wrote itself comes back.
+    # A Quatrilho championship renamed: its page, its season's pages and its players' pages are rendered
+    # again, the other pages kept; the report counts every file of the site once, as a one-process rebuild does
+    import league.render as R
+    if R.workers_for(10 ** 6) < 2:
+        pytest.skip("one core: the build renders in one process")
+
+    def rebuild(name: str, parallel_min: int):
+        monkeypatch.setattr(R, "PARALLEL_MIN", parallel_min)
+        c, out, cache = tmp_path / name / "content", tmp_path / name / "site", tmp_path / name / "cache"
+        shutil.copytree(ROOT / "content", c)
+        build(c, out, templates=ROOT / "templates", cache_dir=cache, search=False)
+        _edit(c / "seasons/2026/quatrilho/chapeco.yaml", "name: ", "name: Renomeado ")
+        forks = []
+        fork = R.workers_for
+        monkeypatch.setattr(R, "workers_for", lambda n: forks.append(fork(n)) or fork(n))
+        report = build(c, out, templates=ROOT / "templates", cache_dir=cache, search=False)
+        monkeypatch.setattr(R, "workers_for", fork)
+        files = sum(1 for p in out.rglob("*") if p.is_file())
+        return report, files, max(forks)
+    one, one_files, one_forks = rebuild("one", 10 ** 9)
+    two, two_files, two_forks = rebuild("two", 1)
+    assert (one_forks, two_forks) == (1, 2)
+    assert 0 < two.rendered < two.pages and two.rendered == one.rendered
+    assert (two.files, two.written, two.unchanged) == (one.files, one.written, one.unchanged)
+    assert two.files == two_files == one_files == one.files
