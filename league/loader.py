@@ -381,10 +381,13 @@ class Loader:
         feed = TaskFeed(len(units)) if workers > 1 else None
         children = self.start_workers(league, tasks, keys, units, feed, workers - 1) if feed is not None else []
 
+        entries: dict = {}
+
         def load_here(i: int) -> None:
             key, value = self.task_fresh(league, tasks[i], keys[i])
             if key is not None:
                 self.cache.put(key, value)
+            entries[i] = (key, value)
             done[i] = self.task_use(league, tasks[i], key, value)
         try:
             if children and self.meanwhile is not None:
@@ -392,6 +395,8 @@ class Loader:
             for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
                 for i in units[u]:
                     load_here(i)
+                if children:   # its seasons ranked now, as the workers do, not after them with a core idle
+                    self.cache_rankings(tasks, units[u], entries)
             while children:
                 for i, (key, value) in self.finish_worker(children[0]):
                     done[i] = self.task_use(league, tasks[i], key, value)
@@ -493,8 +498,9 @@ class Loader:
         return children
 
     def cache_rankings(self, tasks: list[_Task], share: list[int], entries: dict) -> None:
-        """In a worker: the annual rankings of every season whose stages it all loaded and could cache,
-        computed and cached as compute() would (it then reads them instead of ranking the season itself)."""
+        """In a worker, and in the parent while workers load: the annual rankings of every season whose
+        stages it all loaded (in `share`) and could cache, computed and cached as compute() would (it then
+        reads them instead of ranking the season itself, after the load, when the other cores are idle)."""
         if self.cache is None:
             return
         from league.compute import rankings_key, season_rankings
