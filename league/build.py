@@ -279,7 +279,8 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
                 for st in worker_stats:
                     writer.stats.merge(st)
                 if helper is not None:
-                    made, st = _join_api_helper(helper)
+                    from league.workers import join_result
+                    made, st = join_result(*helper)
                     helper = None
                     writer.stats.merge(st)
                     meta.update({path: (None, files, None) for path, files in made.items()})
@@ -337,34 +338,20 @@ def _api_helper_wanted(results) -> bool:
 
 def _start_api_helper(api: list, writer):
     """Fork the process that writes the API files `api` [(path, make, key)] through `writer` (into its
-    staging folder) and sends back ({path: the files it wrote}, its own WriteStats); (pid, fd)."""
-    import pickle
-    from league.workers import fork_worker
+    staging folder) and sends back ({path: the files it wrote}, its own WriteStats); (pid, fd) for
+    league.workers.join_result."""
+    from league.workers import fork_result
     forked_at = writer.stats.mark()
 
-    def work() -> bytes:
-        try:
-            made = {}
-            for path, make, _key in api:
-                files = make()
-                for rel in sorted(files):
-                    writer.put(rel, files[rel])
-                made[path] = tuple(sorted(files))
-            return pickle.dumps((made, writer.stats.since(forked_at)), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
-            import traceback
-            return pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
-    return fork_worker(work)
-
-
-def _join_api_helper(helper) -> tuple[dict, object]:
-    import pickle
-    from league.workers import join_worker
-    data, _ok = join_worker(*helper)
-    got = pickle.loads(data) if data else RuntimeError("worker died")
-    if isinstance(got, BaseException):
-        raise got
-    return got
+    def work():
+        made = {}
+        for path, make, _key in api:
+            files = make()
+            for rel in sorted(files):
+                writer.put(rel, files[rel])
+            made[path] = tuple(sorted(files))
+        return made, writer.stats.since(forked_at)
+    return fork_result(work)
 
 
 def _keep_unchanged(plan, previous, writer, record) -> dict:

@@ -740,8 +740,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         meta = _share(plan, range(len(plan.jobs)), emit, on_stub, emit_charts)
         return meta, dict(plan.charts.files), []
     import gc
-    import pickle
-    from league.workers import TaskFeed, fork_worker, join_worker, kill_worker
+    from league.workers import TaskFeed, fork_result, join_result, kill_worker
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
@@ -760,23 +759,18 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                 except OSError:
                     pass
 
-            def work(stub_r=stub_r, stub_w=stub_w) -> bytes:   # in the worker
+            def work(stub_r=stub_r, stub_w=stub_w):   # in the worker
+                send = None
+                if stub_w is not None:
+                    os.close(stub_r)
+                    send = _stub_sender(stub_w)
                 try:
-                    send = None
+                    stubs = _share(plan, _taken(feed, units), worker_emit or emit, send, emit_charts)
+                finally:   # closed before the result is sent: the parent reads the stubs to their end first
                     if stub_w is not None:
-                        os.close(stub_r)
-                        send = _stub_sender(stub_w)
-                    try:
-                        stubs = _share(plan, _taken(feed, units), worker_emit or emit, send, emit_charts)
-                    finally:   # closed before the result is sent: the parent reads the stubs to their end first
-                        if stub_w is not None:
-                            os.close(stub_w)
-                    return pickle.dumps((stubs, dict(plan.charts.files), worker_done() if worker_done else None),
-                                        protocol=pickle.HIGHEST_PROTOCOL)
-                except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
-                    import traceback
-                    return pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
-            children.append(fork_worker(work))
+                        os.close(stub_w)
+                return stubs, dict(plan.charts.files), worker_done() if worker_done else None
+            children.append(fork_result(work))
             if relay is not None:
                 os.close(stub_w)
                 relay.watch(stub_r)
@@ -792,11 +786,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
-            data, _ok = join_worker(pid, r)
-            got = pickle.loads(data) if data else RuntimeError("worker died")
-            if isinstance(got, BaseException):
-                raise got
-            s, cf, done = got
+            s, cf, done = join_result(pid, r)
             stubs.update(s)
             chart_files.update(cf)
             extra.append(done)

@@ -35,6 +35,30 @@ def join_worker(pid: int, fd: int) -> tuple[bytes, bool]:
     return data, status == 0
 
 
+def fork_result(work: Callable[[], object]) -> tuple[int, int]:
+    """fork_worker for a `work()` returning a value: the parent gets it (pickled) from `join_result`, or the
+    exception `work` raised, as a RuntimeError with the worker's traceback, raised there."""
+    import pickle
+
+    def run() -> bytes:
+        try:
+            return pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises it
+            import traceback
+            return pickle.dumps(RuntimeError(f"worker failed: {exc!r}\n{traceback.format_exc()}"))
+    return fork_worker(run)
+
+
+def join_result(pid: int, fd: int):
+    """What `work()` of fork_result returned; raises what it raised (RuntimeError), or if the worker died."""
+    import pickle
+    data, _ok = join_worker(pid, fd)
+    got = pickle.loads(data) if data else RuntimeError("worker died")
+    if isinstance(got, BaseException):
+        raise got
+    return got
+
+
 def kill_worker(pid: int, fd: int | None = None) -> None:
     """Stop a worker that is no longer wanted (an error in the parent): leave no process behind."""
     if fd is not None:
