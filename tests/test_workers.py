@@ -1,6 +1,7 @@
 """league.workers.TaskFeed: the units of work in a pipe, each taken by exactly one of the processes that
-read it (the loader's and the renderer's way of sharing work as the processes go), and the environment
-pagefind's service runs in (search._service_env)."""
+read it (the loader's and the renderer's way of sharing work as the processes go), a worker's result or
+its failure coming back to the parent (fork_result/join_result), and the environment pagefind's service
+runs in (search._service_env)."""
 from __future__ import annotations
 
 import os
@@ -9,7 +10,7 @@ import pickle
 import pytest
 
 from league import search
-from league.workers import TaskFeed, fork_worker, join_worker
+from league.workers import TaskFeed, fork_result, fork_worker, join_result, join_worker
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers fork")
 
@@ -59,3 +60,19 @@ def test_pagefind_runs_with_jemalloc_zeroing_by_memset_unless_the_user_says_othe
     monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:1")
     assert search._service_env()["_RJEM_MALLOC_CONF"] == "narenas:1"
     assert search._service_env()["PATH"] == os.environ["PATH"]
+
+
+def test_a_workers_value_comes_back_and_its_failure_is_raised_here():
+    # the value work() returns, unpickled; what it raised, as a RuntimeError naming it with the worker's
+    # traceback; a worker that died without a word (os._exit), as "worker died"
+    assert join_result(*fork_result(lambda: {"a": (1, 2), "b": os.getpid()}))["a"] == (1, 2)
+    parent = os.getpid()
+    assert join_result(*fork_result(lambda: os.getpid())) != parent
+
+    def fails():
+        raise ValueError("falha simulada")
+    with pytest.raises(RuntimeError, match=r"worker failed: ValueError\('falha simulada'\)") as info:
+        join_result(*fork_result(fails))
+    assert "Traceback" in str(info.value) and "in fails" in str(info.value)
+    with pytest.raises(RuntimeError, match="worker died"):
+        join_result(*fork_result(lambda: os._exit(3)))
