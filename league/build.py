@@ -187,7 +187,15 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     """Check, then render and write: pages are rendered by forked workers that write their own share
     into a staging folder beside out/, which replaces out/ only when complete (league/writer.py). `draft`
     marks every page as a preview (banner, noindex, robots Disallow) for pull-request deploy previews.
-    `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a terminal)."""
+    `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a terminal).
+    The build's processes run as batch work for the scheduler (league.workers.batch_scheduling)."""
+    from league.workers import batch_scheduling
+    with batch_scheduling():
+        return _build(content, out, strict, templates, draft, cache_dir, search, progress, skip_unchanged)
+
+
+def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft: bool,
+           cache_dir: Path | None | bool, search: bool, progress, skip_unchanged: bool) -> BuildReport:
     import time
     started = time.perf_counter()
     inputs = _inputs(content, templates) if cache_dir is not False else None
