@@ -348,16 +348,12 @@ def _start_api_helper(api: list, writer):
     """Fork the process that writes the API files `api` [(path, make, key)] through `writer` (into its
     staging folder) and sends back ({path: the files it wrote}, its own WriteStats); (pid, fd) for
     league.workers.join_result."""
+    from league.render import emit_files
     from league.workers import fork_result
     forked_at = writer.stats.mark()
 
     def work():
-        made = {}
-        for path, make, _key in api:
-            files = make()
-            for rel in sorted(files):
-                writer.put(rel, files[rel])
-            made[path] = tuple(sorted(files))
+        made = {path: emit_files(make(), writer.put) for path, make, _key in api}
         return made, writer.stats.since(forked_at)
     return fork_result(work)
 

@@ -620,10 +620,7 @@ def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = Fals
     for i in indices:
         job = jobs[i]
         if job[1] is None:   # not a page: a group of files (a season's JSON and CSV), made by make()
-            files = job[2]()
-            for rel in sorted(files):
-                emit(rel, files[rel])
-            meta[job[0]] = (_known(job[4]), tuple(sorted(files)), None)
+            meta[job[0]] = (_known(job[4]), emit_files(job[2](), emit), None)
             continue
         del touched[:]
         html = render_page(plan, job)
@@ -639,6 +636,14 @@ def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = Fals
         if on_stub is not None:
             on_stub(i, text)
     return meta
+
+
+def emit_files(files: dict, emit) -> tuple[str, ...]:
+    """A group of files that are not pages ({path: text or bytes}) handed to `emit` in path order; their paths."""
+    names = tuple(sorted(files))
+    for rel in names:
+        emit(rel, files[rel])
+    return names
 
 
 def _known(key):

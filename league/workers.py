@@ -45,28 +45,29 @@ def batch_scheduling():
     in the 2.5 s the archive's pages take, each switch a cost (an interrupt between cores, the caches
     refilled). Kept as it is where the scheduler's policy is not the default one (the user chose one:
     `chrt`), and where there is none to set (not Linux). Restored on the way out."""
-    if not hasattr(os, "SCHED_BATCH") or not hasattr(os, "sched_setscheduler"):
-        yield
-        return
-    try:
-        policy, param = os.sched_getscheduler(0), os.sched_getparam(0)
-    except OSError:
-        policy = None
-    if policy != os.SCHED_OTHER:
-        yield
-        return
-    try:
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-    except OSError:
-        yield
-        return
+    old = _enter_batch()
     try:
         yield
     finally:
-        try:
-            os.sched_setscheduler(0, policy, param)
-        except OSError:
-            pass
+        if old is not None:
+            try:
+                os.sched_setscheduler(0, *old)
+            except OSError:
+                pass
+
+
+def _enter_batch() -> tuple | None:
+    """This thread made batch work: the (policy, parameters) to restore, or None when nothing changed."""
+    if not hasattr(os, "SCHED_BATCH") or not hasattr(os, "sched_setscheduler"):
+        return None
+    try:
+        old = os.sched_getscheduler(0), os.sched_getparam(0)
+        if old[0] != os.SCHED_OTHER:
+            return None
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+    except OSError:
+        return None
+    return old
 
 
 def fork_result(work: Callable[[], object]) -> tuple[int, int]:
