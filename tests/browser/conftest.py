@@ -178,8 +178,16 @@ class Page:
         self.errors: list[str] = []
         page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url} {r.failure}"))
+        page.on("requestfailed", self._failed)
         page.on("response", lambda r: self.errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+
+    def _failed(self, request):
+        # A request the browser cancels because the test navigated away (an image still loading
+        # when the next page.goto() or click starts) fails with net::ERR_ABORTED: that is the
+        # test's doing, not the site's. A missing file still shows as its HTTP status (below), and
+        # any other failure (refused, reset, blocked) is recorded.
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"request failed: {request.url} {request.failure}")
 
     def __getattr__(self, name):
         return getattr(self.page, name)
