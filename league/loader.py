@@ -16,7 +16,7 @@ from league.models import (
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
 from league.validate import validate
-from league.workers import TaskFeed, fork_worker, join_worker, kill_worker
+from league.workers import StreamWorker, TaskFeed
 from league.yamlio import MDict, MList, load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -397,13 +397,14 @@ class Loader:
                     load_here(i)
                 if children:   # its seasons ranked now, as the workers do, not after them with a core idle
                     self.cache_rankings(tasks, units[u], entries)
+                for child in children:   # what the workers sent meanwhile, read now rather than at the end
+                    self.use_frames(league, tasks, done, child.ready())
             while children:
-                for i, (key, value) in self.finish_worker(children[0]):
-                    done[i] = self.task_use(league, tasks[i], key, value)
+                self.finish_worker(league, tasks, done, children[0])
                 children = children[1:]
         finally:
-            for pid, fd in children:   # an error here: leave no worker behind
-                _kill(pid, fd)
+            for child in children:   # an error here: leave no worker behind
+                child.kill()
             if feed is not None:
                 feed.close()
         for i in todo:   # what a failed worker had taken: loaded here
@@ -467,8 +468,8 @@ class Loader:
                       n: int) -> list:
         """Fork n workers. Each takes units from `feed` until none is left (so does this process meanwhile:
         whoever is free takes the next, the biggest first), loads their files (task_fresh), writes their
-        cache entries and sends back [(task index, pickle of (key, entry))] — the bytes it cached — with the
-        cache's warnings."""
+        cache entries and sends back, unit by unit as it goes (league.workers.StreamWorker), a pickle of
+        ([(task index, pickle of (key, entry))] — the bytes it cached —, the cache's state)."""
         import pickle
         from importlib import import_module
         for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
@@ -477,9 +478,10 @@ class Loader:
         children = []
         try:
             for _ in range(n):
-                def work() -> bytes:   # in the worker; if it fails, the parent loads what it had taken
-                    out, entries = [], {}
+                def work(send) -> None:   # in the worker; if it fails, the parent loads what it had not sent
+                    entries: dict = {}
                     for u in feed.take():
+                        out = []
                         for i in units[u]:
                             key, value = self.task_fresh(league, tasks[i], keys[i])
                             data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
@@ -488,12 +490,14 @@ class Loader:
                             out.append((i, data))
                             entries[i] = (key, value)
                         self.cache_rankings(tasks, units[u], entries)
-                    state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
-                    return pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL)
-                children.append(fork_worker(work))
+                        state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
+                        send(pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL))
+                children.append(StreamWorker(work))
+            for child in children:   # their readers, once none is left to fork
+                child.start()
         except BaseException:
-            for pid, fd in children:
-                _kill(pid, fd)
+            for child in children:
+                child.kill()
             raise
         return children
 
@@ -519,21 +523,27 @@ class Loader:
             self.cache.put(rankings_key(season.year, [key for key, _ in done]),
                            season_rankings([value[2] for _, value in done]))
 
-    def finish_worker(self, child) -> list[tuple[int, tuple]]:
-        """A worker's [(task index, (key, entry))]; nothing if it failed (run_tasks loads its files then)."""
+    def use_frames(self, league: League, tasks: list[_Task], done: list, frames: list[bytes]) -> None:
+        """Record the entries a worker sent (see start_workers) in `done`, as task_use."""
         import pickle
-        pid, fd = child
-        data, ok = join_worker(pid, fd)
-        if ok and data:
-            out, state = pickle.loads(data)
+        for frame in frames:
+            out, state = pickle.loads(frame)
             if state is not None and self.cache is not None:
                 warnings, gone = state
                 self.cache.warnings += [w for w in warnings if w not in self.cache.warnings]
                 if gone:
                     self.cache.dir = None
-            return [(i, pickle.loads(item)) for i, item in out]
-        self.fallbacks += 1
-        return []
+            for i, item in out:
+                key, value = pickle.loads(item)
+                done[i] = self.task_use(league, tasks[i], key, value)
+
+    def finish_worker(self, league: League, tasks: list[_Task], done: list, child: StreamWorker) -> None:
+        """Waits for a worker and records the rest of what it sent. If it failed, what it sent before is
+        kept, and run_tasks loads the files it had not sent."""
+        frames, ok = child.finish()
+        self.use_frames(league, tasks, done, frames)
+        if not ok:
+            self.fallbacks += 1
 
 
 @dataclass
@@ -585,10 +595,6 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _kill(pid: int, fd: int) -> None:
-    kill_worker(pid, fd)
 
 
 def _truco_dump(cfg: TrucoConfig) -> dict:

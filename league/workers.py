@@ -1,5 +1,6 @@
-"""Forked worker processes that send one result back through a pipe (the loader's parallel cold load and
-the renderer's page shares use them). Fork, not spawn: a worker inherits everything loaded so far."""
+"""Forked worker processes that send one result back through a pipe (the renderer's page shares, the API
+files' process), or their results as they go (StreamWorker: the loader's parallel cold load). Fork, not
+spawn: a worker inherits everything loaded so far."""
 from __future__ import annotations
 
 import os
@@ -92,6 +93,118 @@ def join_result(pid: int, fd: int):
     if isinstance(got, BaseException):
         raise got
     return got
+
+
+# a pipe's buffer for a worker's frames: Linux gives 64 KiB, and lets any process ask for up to 1 MiB
+# (/proc/sys/fs/pipe-max-size). With 64 KiB, a frame of ~650 KB (a season's stages) was written in ten
+# pieces, the worker waiting each time for the parent's reader thread, which waits for the GIL (up to
+# sys.getswitchinterval(), 5 ms) before it reads again
+PIPE_SIZE = 1 << 20
+
+
+def _widen(fd: int) -> None:
+    import fcntl
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setsize is None:   # pragma: no cover - not Linux
+        return
+    try:
+        fcntl.fcntl(fd, setsize, PIPE_SIZE)
+    except OSError:   # a lower limit set by the system: the default size works, a little slower
+        pass
+
+
+class StreamWorker:
+    """A forked worker that sends its results as it goes, frame by frame (`send(bytes)` in `work(send)`), and
+    never waits for the parent to read them: once `start()`ed, a thread here collects the frames as they
+    arrive (reading a pipe releases the GIL). `ready()` takes the frames come so far, between the parent's
+    own work; `finish()` waits for the worker to end and returns the rest and whether it ended cleanly (a
+    frame cut short by its death is dropped; those before it are whole); `kill()` stops it. Start the
+    threads once every worker is forked: a process forked while a thread runs gets a copy of a heap that
+    thread may be halfway through changing."""
+
+    def __init__(self, work: Callable[[Callable[[bytes], None]], None]):
+        import collections
+        import struct
+        r, w = os.pipe()
+        _widen(w)
+        pid = os.fork()
+        if pid == 0:   # the worker: never returns
+            code = 0
+            try:
+                os.close(r)
+
+                def send(data: bytes) -> None:
+                    for part in (struct.pack("<Q", len(data)), data):
+                        view = memoryview(part)
+                        while view:
+                            view = view[os.write(w, view):]
+                work(send)
+            except BaseException:  # noqa: BLE001 - the parent sees status 1 after the frames sent so far
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(w)
+        self.pid = pid
+        self._file = os.fdopen(r, "rb")
+        self._frames: collections.deque = collections.deque()   # appended by the thread, taken here
+        self._thread = None
+        self._status: int | None = None
+
+    def start(self) -> None:
+        import threading
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        import struct
+        f = self._file
+        try:
+            while True:
+                head = f.read(8)
+                if len(head) < 8:
+                    return
+                (size,) = struct.unpack("<Q", head)
+                data = f.read(size)
+                if len(data) < size:
+                    return
+                self._frames.append(data)
+        except (OSError, ValueError):
+            return
+
+    def ready(self) -> list[bytes]:
+        """The frames that have arrived (each once)."""
+        out = []
+        while self._frames:
+            out.append(self._frames.popleft())
+        return out
+
+    def finish(self) -> tuple[list[bytes], bool]:
+        """Waits for the worker: the frames not taken yet, and whether it exited cleanly."""
+        if self._thread is None:
+            self.start()
+        self._thread.join()
+        self._file.close()
+        self._wait()
+        return self.ready(), self._status == 0
+
+    def kill(self) -> None:
+        """Stop a worker that is no longer wanted (an error in the parent): leave no process behind."""
+        if self._status is None:
+            try:
+                os.kill(self.pid, 9)
+            except OSError:
+                pass
+            self._wait()
+        if self._thread is not None:
+            self._thread.join()   # its pipe is at its end: the worker is gone
+        self._file.close()
+
+    def _wait(self) -> None:
+        if self._status is None:
+            try:
+                self._status = os.waitpid(self.pid, 0)[1]
+            except ChildProcessError:   # pragma: no cover - reaped elsewhere
+                self._status = -1
 
 
 def kill_worker(pid: int, fd: int | None = None) -> None:

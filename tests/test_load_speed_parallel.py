@@ -223,3 +223,37 @@ def test_a_broken_template_is_reported_as_without_workers(content, tmp_path, mon
         errors.append((exc.value.name, exc.value.lineno, exc.value.message))
         assert not (tmp_path / f"site{workers}").exists()
     assert errors[0] == errors[1] and errors[0][0] == "team.html"
+
+
+def test_what_a_failing_worker_sent_before_it_failed_is_kept(archive, monkeypatch):
+    """The worker sends its results season by season as it goes; one that fails in its second season has
+    sent the first: this process loads only the files the worker had not sent (the season it failed in,
+    and whatever was left), and the result equals a one-by-one load's."""
+    from league.api import api_files
+    one = check(archive, cache_dir=False)
+    _workers(monkeypatch, 2)
+    parent, fresh = os.getpid(), Loader.task_fresh
+    seen: list = []          # in the worker: the seasons it loaded files of
+    here: list = []          # in this process: the files it loaded
+
+    def failing_later(self, league, task, key):
+        import time
+        if os.getpid() != parent:
+            if task.season.year not in seen:
+                seen.append(task.season.year)
+            if len(seen) == 2:
+                raise RuntimeError("worker crashed in its second season")
+        else:
+            here.append(task.path)
+            time.sleep(0.02)   # slow here: the worker surely takes a season before this process is done
+        return fresh(self, league, task, key)
+
+    monkeypatch.setattr(Loader, "task_fresh", failing_later)
+    loader = Loader(archive, None)
+    league = loader.load()
+    assert loader.workers == 2 and loader.fallbacks == 1
+    every = [st.path for s in league.seasons for st in s.stages] + \
+        [c.path for s in league.seasons for c in s.championships]
+    assert len(set(here)) == len(here) < len(every)   # the first season the worker sent was not loaded again
+    from league.compute import compute
+    assert api_files(compute(league, loader.diags, None)) == api_files(one.results)

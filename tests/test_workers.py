@@ -1,6 +1,7 @@
 """league.workers.TaskFeed: the units of work in a pipe, each taken by exactly one of the processes that
 read it (the loader's and the renderer's way of sharing work as the processes go), a worker's result or
-its failure coming back to the parent (fork_result/join_result), and the environment pagefind's service
+its failure coming back to the parent (fork_result/join_result), a worker's results streamed as it goes
+(StreamWorker), and the environment pagefind's service
 runs in (search._service_env)."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pickle
 import pytest
 
 from league import search
-from league.workers import TaskFeed, fork_result, fork_worker, join_result, join_worker
+from league.workers import StreamWorker, TaskFeed, fork_result, fork_worker, join_result, join_worker
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers fork")
 
@@ -129,3 +130,93 @@ def test_a_build_runs_as_batch_work_and_leaves_the_policy_as_it_was(tmp_path, mo
     build(root / "content", tmp_path / "site", templates=root / "templates", cache_dir=False, search=False)
     assert seen == [os.SCHED_BATCH]
     assert os.sched_getscheduler(0) == os.SCHED_OTHER
+
+
+def _frames_until(worker: StreamWorker, n: int, seconds: float = 10.0) -> list[bytes]:
+    import time
+    got: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    while len(got) < n and time.monotonic() < deadline:
+        got += worker.ready()
+        time.sleep(0.005)
+    return got
+
+
+def test_a_streaming_workers_frames_arrive_while_it_runs_in_order():
+    # the worker sends a frame, then waits for this process to answer through a pipe: the frame must be
+    # readable (ready()) before the worker ends. Then a frame of 3 MB (far more than a pipe holds: the
+    # parent's thread reads it while the worker writes) and an empty one; finish() gives those, in order
+    go_r, go_w = os.pipe()
+    big = bytes(range(256)) * 12_000
+
+    def work(send):
+        send(b"first")
+        os.read(go_r, 1)
+        send(big)
+        send(b"")
+    worker = StreamWorker(work)
+    worker.start()
+    assert _frames_until(worker, 1) == [b"first"]
+    os.write(go_w, b"x")
+    rest, ok = worker.finish()
+    assert ok and rest == [big, b""]
+    assert worker.ready() == []
+    os.close(go_r)
+    os.close(go_w)
+
+
+def test_a_streaming_worker_never_waits_for_the_parent_to_read():
+    # 8 frames of 1 MB, with nobody calling ready(): the worker still ends (it would block on a full pipe
+    # if the frames were not read as they come), and it says so by writing a byte to a pipe of its own
+    done_r, done_w = os.pipe()
+
+    def work(send):
+        for k in range(8):
+            send(bytes([k]) * 1_000_000)
+        os.write(done_w, b"d")
+    worker = StreamWorker(work)
+    worker.start()
+    import select
+    assert select.select([done_r], [], [], 10)[0] == [done_r]
+    frames, ok = worker.finish()
+    assert ok and [f[:1] for f in frames] == [bytes([k]) for k in range(8)] and {len(f) for f in frames} == {1_000_000}
+    os.close(done_r)
+    os.close(done_w)
+
+
+def test_a_failing_streaming_worker_keeps_the_frames_it_sent_and_says_it_failed():
+    def work(send):
+        send(b"a")
+        send(b"b")
+        raise ValueError("falha simulada")
+    worker = StreamWorker(work)
+    worker.start()
+    frames, ok = worker.finish()
+    assert frames == [b"a", b"b"] and not ok
+
+    # a frame cut short (its header says 100 bytes, 3 came before the pipe ended) is dropped, not half-used
+    import collections
+    import struct
+    r, w = os.pipe()
+    os.write(w, struct.pack("<Q", 5) + b"whole" + struct.pack("<Q", 100) + b"abc")
+    os.close(w)
+    cut = StreamWorker.__new__(StreamWorker)
+    cut._file, cut._frames = os.fdopen(r, "rb"), collections.deque()
+    cut._read()
+    assert cut.ready() == [b"whole"]
+    cut._file.close()
+    # a worker killed while it waits (an error in the parent): its frames so far were read, it is reaped
+    go_r, go_w = os.pipe()
+
+    def slow(send):
+        send(b"whole")
+        os.read(go_r, 1)   # killed here, before the next frame
+        send(b"never")
+    worker = StreamWorker(slow)
+    worker.start()
+    assert _frames_until(worker, 1) == [b"whole"]
+    worker.kill()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(worker.pid, os.WNOHANG)   # reaped: no process left behind
+    os.close(go_r)
+    os.close(go_w)
