@@ -102,7 +102,8 @@ def join_result(pid: int, fd: int):
 PIPE_SIZE = 1 << 20
 
 
-def _widen(fd: int) -> None:
+def widen_pipe(fd: int) -> None:
+    """Ask for PIPE_SIZE of buffer on the pipe `fd` is an end of (nothing changes where that cannot be had)."""
     import fcntl
     setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
     if setsize is None:   # pragma: no cover - not Linux
@@ -126,7 +127,7 @@ class StreamWorker:
         import collections
         import struct
         r, w = os.pipe()
-        _widen(w)
+        widen_pipe(w)
         pid = os.fork()
         if pid == 0:   # the worker: never returns
             code = 0

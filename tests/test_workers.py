@@ -220,3 +220,27 @@ def test_a_failing_streaming_worker_keeps_the_frames_it_sent_and_says_it_failed(
         os.waitpid(worker.pid, os.WNOHANG)   # reaped: no process left behind
     os.close(go_r)
     os.close(go_w)
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_the_pipes_that_carry_big_results_hold_a_mebibyte():
+    # a worker's frames and pagefind's replies (its index: one reply of ~5 MB on the archive) come through
+    # pipes of PIPE_SIZE, not Linux's 64 KiB: the writer does not wait for each 64 KiB to be read by a
+    # thread that first needs the GIL (0.4 s later on the archive with the main thread busy)
+    import fcntl
+    from league.workers import PIPE_SIZE, widen_pipe
+    assert PIPE_SIZE == 1 << 20
+    r, w = os.pipe()
+    widen_pipe(w)
+    assert fcntl.fcntl(r, fcntl.F_GETPIPE_SZ) == PIPE_SIZE
+    os.close(r)
+    os.close(w)
+    if not search.available():
+        return
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        indexing = search.start_index_stubs(None, d)
+        try:
+            assert fcntl.fcntl(indexing._proc.stdout.fileno(), fcntl.F_GETPIPE_SZ) == PIPE_SIZE
+        finally:
+            indexing.cancel()
