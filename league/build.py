@@ -247,9 +247,11 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     api.append((f"api/{y}/quatrilho/", lambda sr=sr: quatrilho_api_files(sr), ("quatrilho_season", sr)))
                 if not previous and _api_helper_wanted(results):   # nothing to keep: all made now, beside
                     helper = _start_api_helper(api, writer)        # the plan and the first pages
-                plan = plan_site(results, templates, draft=draft,
-                                 keys_for=(content, flags, signatures, inputs) if incremental else None,
-                                 bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
+                from league.cache import gc_paused
+                with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
+                    plan = plan_site(results, templates, draft=draft,
+                                     keys_for=(content, flags, signatures, inputs) if incremental else None,
+                                     bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
                 record: dict = {"pages": {}}
                 K = plan.keys
                 api_jobs = [(path, None, make, None, K.later(*key) if K else None) for path, make, key in api]
