@@ -745,7 +745,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         meta = _share(plan, range(len(plan.jobs)), emit, on_stub, emit_charts)
         return meta, dict(plan.charts.files), []
     import gc
-    from league.workers import TaskFeed, fork_result, join_result, kill_worker
+    from league.workers import TaskFeed, fork_result, join_result, kill_worker, widen_pipe
     for name in sorted({job[1] for job in plan.jobs if job[1]}):   # compiled once, here, not by every worker
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
@@ -761,11 +761,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             stub_r = stub_w = None
             if relay is not None:
                 stub_r, stub_w = os.pipe()
-                try:   # room for a few hundred stubs: the worker rarely waits for this process to read them
-                    import fcntl
-                    fcntl.fcntl(stub_w, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-                except OSError:
-                    pass
+                widen_pipe(stub_w)   # room for a few hundred stubs: the worker rarely waits for this process to read them
 
             def work(stub_r=stub_r, stub_w=stub_w):   # in the worker
                 send = None

@@ -191,11 +191,8 @@ class StreamWorker:
     def kill(self) -> None:
         """Stop a worker that is no longer wanted (an error in the parent): leave no process behind."""
         if self._status is None:
-            try:
-                os.kill(self.pid, 9)
-            except OSError:
-                pass
-            self._wait()
+            kill_worker(self.pid)
+            self._status = -9
         if self._thread is not None:
             self._thread.join()   # its pipe is at its end: the worker is gone
         self._file.close()

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
+from yaml.events import (AliasEvent, DocumentEndEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent,
+                         StreamEndEvent)
 from yaml.nodes import ScalarNode, SequenceNode
 
 from league.errors import Diagnostics, SourceMark
@@ -287,6 +289,19 @@ _SCALAR_TAGS = {_STR, _INT, _NULL, "tag:yaml.org,2002:bool", "tag:yaml.org,2002:
 _VALUES: dict = {}   # (text, implicit) → the scalar's value: content files repeat the same ids, keys and scores
 
 
+def _construct(node: ScalarNode) -> Any:
+    """A scalar's value: texts, plain decimal ints and nulls directly, the rest by PyYAML's constructor
+    (which raises ValueError, OverflowError or a YAMLError for a value it cannot make)."""
+    tag, value = node.tag, node.value
+    if tag == _STR:
+        return value
+    if tag == _INT and value.isdigit() and (value[0] != "0" or value == "0"):
+        return int(value)
+    if tag == _NULL:
+        return None
+    return _constructor.construct_object(node)
+
+
 def _value(loader, value: str, implicit) -> Any:
     """A plain or quoted scalar's value, as _Builder.scalar gives it; _Fallback when it is anything else
     (a tag that is not a str, int, null, bool, float or date, or a value that cannot be constructed: the
@@ -299,17 +314,10 @@ def _value(loader, value: str, implicit) -> Any:
     tag = loader.resolve(ScalarNode, value, implicit)
     if tag not in _SCALAR_TAGS:
         raise _Fallback
-    if tag == _STR:
-        out = value
-    elif tag == _INT and value.isdigit() and (value[0] != "0" or value == "0"):
-        out = int(value)
-    elif tag == _NULL:
-        out = None
-    else:
-        try:
-            out = _constructor.construct_object(ScalarNode(tag, value))
-        except (ValueError, OverflowError, yaml.YAMLError):
-            raise _Fallback from None
+    try:
+        out = _construct(ScalarNode(tag, value))
+    except (ValueError, OverflowError, yaml.YAMLError):
+        raise _Fallback from None
     if len(value) <= 40 and len(_VALUES) < 200_000:
         _VALUES[key] = out
     return out
@@ -323,8 +331,6 @@ def _fast(text: str, rel: str, line_offset: int) -> Any:
     key, a key that is empty, repeated or not a scalar, too deep a nesting, a second document, a value
     that cannot be constructed, a syntax error (yaml.YAMLError) — it raises _Fallback, and parse_yaml
     composes the file, which reports it exactly as before."""
-    from yaml.events import (AliasEvent, DocumentEndEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent,
-                             StreamEndEvent)
     loader = _MemoLoader(text)
     try:
         get = loader.get_event
@@ -461,17 +467,10 @@ class _Builder:
         return out
 
     def scalar(self, node: ScalarNode) -> Any:
-        tag = node.tag
-        if tag == _STR:
-            return node.value
-        if tag == _INT and node.value.isdigit() and (node.value[0] != "0" or node.value == "0"):
-            return int(node.value)
-        if tag == _NULL:
-            return None
         try:
-            return _constructor.construct_object(node)
+            return _construct(node)
         except (ValueError, OverflowError) as exc:
-            if tag == "tag:yaml.org,2002:timestamp":
+            if node.tag == "tag:yaml.org,2002:timestamp":
                 self.diags.error(self.mark(node), f"data inexistente \"{node.value}\"",
                                  "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14",
                                  code="date")
