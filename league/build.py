@@ -155,29 +155,48 @@ def _index_reusable(writer, cache) -> bool:
     return cache is not None and cache.has(_search_cache_key())
 
 
+def _job_order(job) -> tuple:
+    """The order of a build's jobs: the pages pagefind indexes (render.SEARCH_KINDS) by path, then the other
+    pages by path, then the API files. pagefind is done with its pages once the last searchable one is
+    rendered, and builds the index while the others (season pages, lists: ~0.25 s of work on the archive)
+    are rendered beside it."""
+    from league.render import SEARCH_KINDS
+    return job[1] is None, job[1] not in SEARCH_KINDS, job[0]
+
+
 class _StubOrder:
     """Sends the rendered pages' search stubs to pagefind in the order of their paths — pagefind numbers
     the pages in the order it gets them, and this is the order _search_index sends them in — whichever
-    process rendered them and whenever: page job i (the page jobs come first, sorted by path) waits for
-    the pages before it. pagefind is told there are no more pages as soon as the last one is in, and
-    builds the index while the JSON and CSV files are made."""
+    process rendered them and whenever: page job i (the searchable pages come first, sorted by path, see
+    _job_order) waits for the pages before it. pagefind is told there are no more pages as soon as the
+    last searchable page is in, and builds the index while the other pages and the JSON and CSV files are
+    made. A page of another kind that has a stub after all (templates of one's own can index any page)
+    cannot be put in its place any more: the stream is `spoiled`, and the build indexes the stubs again,
+    in path order, once every page is rendered (the same index, later)."""
 
     def __init__(self, handle, jobs: list):
+        from league.render import SEARCH_KINDS
         self.handle = handle
         self.paths = [job[0] for job in jobs if job[1] is not None]
+        self.searchable = sum(1 for job in jobs if job[1] in SEARCH_KINDS)
         self.got: dict = {}
         self.next = 0
-        if not self.paths:
+        self.spoiled = False
+        if not self.searchable:
             handle.finish()
 
     def put(self, i: int, stub) -> None:
+        if i >= self.searchable:   # after the searchable pages (pagefind has been told they are all in)
+            if stub is not None:
+                self.spoiled = True
+            return
         self.got[i] = stub
         while self.next in self.got:
             text = self.got.pop(self.next)
             if text is not None:
                 self.handle.add(self.paths[self.next], text)
             self.next += 1
-            if self.next == len(self.paths):
+            if self.next == self.searchable:
                 self.handle.finish()
 
 
@@ -258,7 +277,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 if helper is None:   # the API files are jobs shared out like the pages
                     plan.jobs += api_jobs
                 report.pages = sum(1 for job in plan.jobs if job[1] is not None)
-                plan.jobs.sort(key=lambda job: (job[1] is None, job[0]))   # the pages by path, then the API files
+                plan.jobs.sort(key=_job_order)
                 if previous:   # the pages' keys tell which pages the previous site already has
                     resolve_keys(plan)
                 kept_meta = _keep_unchanged(plan, previous, writer, record)
@@ -302,6 +321,9 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                         if m is not None and m[0] is None:
                             meta[job[0]] = (job[4], *m[1:])
                 plan.jobs.clear()
+                if order is not None and order.spoiled:   # a page outside SEARCH_KINDS is indexed: start again
+                    streamed.cancel()
+                    streamed = index = None
                 index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
                 record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
                 report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))

@@ -303,6 +303,75 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
         {rel: data.encode("utf-8") if isinstance(data, str) else data for rel, data in charts.items()}
 
 
+def test_pagefind_is_told_the_pages_are_all_in_once_the_last_searchable_page_is_rendered():
+    # the build renders the searchable pages (SEARCH_KINDS) first, by path, then the others: the stubs go
+    # to pagefind in path order whichever process rendered them, and it is told to build the index after
+    # the last searchable page, not after the last page. Jobs (path, template): two searchable, two not
+    from league.build import _StubOrder, _job_order
+
+    class Handle:
+        def __init__(self):
+            self.calls = []
+
+        def add(self, rel, text):
+            self.calls.append(("add", rel, text))
+
+        def finish(self):
+            self.calls.append(("finish",))
+    jobs = [("2026/index.html", "season.html"), ("duplas/a--b/index.html", "pair.html"), ("api/2026/", None),
+            ("index.html", "index.html"), ("2026/truco/e1/index.html", "stage.html")]
+    jobs = [(path, template, None, None, None) for path, template in jobs]
+    jobs.sort(key=_job_order)
+    assert [job[0] for job in jobs] == ["2026/truco/e1/index.html", "duplas/a--b/index.html",
+                                        "2026/index.html", "index.html", "api/2026/"]
+    h = Handle()
+    order = _StubOrder(h, jobs)
+    order.put(1, "dupla")          # rendered first, by another process: waits for job 0
+    assert h.calls == []
+    order.put(0, "etapa")
+    assert h.calls == [("add", "2026/truco/e1/index.html", "etapa"), ("add", "duplas/a--b/index.html", "dupla"),
+                       ("finish",)]
+    order.put(3, None)             # the pages that are not searched: nothing more to send
+    order.put(2, None)
+    assert len(h.calls) == 3 and not order.spoiled
+    order.put(2, "<html>…")        # …unless templates of one's own gave one a data-pagefind-body
+    assert order.spoiled and len(h.calls) == 3
+
+
+def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_in_path_order(tmp_path, monkeypatch):
+    # a season page (not in SEARCH_KINDS) made searchable by one's own templates: its stub comes after
+    # pagefind was told the pages were all in, so the build indexes every stub again, in path order —
+    # the same site, index included, as a build that indexes after rendering
+    import league.build as B
+    import league.render as R
+    import league.search as S
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    season = templates / "season.html"
+    text = season.read_text(encoding="utf-8")
+    assert "<h1>{{ season.title }}</h1>" in text
+    season.write_text(text.replace("<h1>{{ season.title }}</h1>", "<h1 data-pagefind-body>{{ season.title }}</h1>"),
+                      encoding="utf-8")
+    streams = []
+    start = S.start_index_stubs
+
+    def spy(stubs, dest, in_order=False):
+        streams.append(stubs is None)
+        return start(stubs, dest, in_order)
+    monkeypatch.setattr(S, "start_index_stubs", spy)
+    monkeypatch.setattr(R, "PARALLEL_MIN", 1)
+    build(ROOT / "content", tmp_path / "streamed", templates=templates, cache_dir=False)
+    assert streams == [True, False]   # the stream, given up; then every stub at once
+    monkeypatch.setattr(B, "_index_reusable", lambda writer, cache: True)
+    build(ROOT / "content", tmp_path / "after", templates=templates, cache_dir=False)
+    assert streams == [True, False, False]
+    files = _files(tmp_path / "streamed")
+    assert files == _files(tmp_path / "after")
+    seasons = [rel for rel in files if re.fullmatch(r"\d{4}/index\.html", rel)]
+    assert seasons and stub(files[seasons[0]].decode("utf-8")) is not None   # the season page is indexed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["after", "streamed", "templates"]
+
+
 def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp_path, monkeypatch, stopped):
     import league.render as R
     if R.workers_for(10 ** 6) < 2:
