@@ -1,0 +1,61 @@
+"""bench/run's report of the alternating ratio pairs (issue 6): each pair's league ÷ Hugo pages/s and their
+median, under the table and not in it. bench/run is a stdlib script; its functions are loaded from it."""
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench_run():
+    loader = importlib.machinery.SourceFileLoader("bench_run_report", str(ROOT / "bench" / "run"))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def _row(tool: str, op: str, wall: float, pages: int = 10_000, pair: int | None = None) -> dict:
+    r = {"seasons": 20, "tool": tool, "op": op, "pages": pages, "note": "", "changed": pages, "touched": pages,
+         "changed_files": [], "rc": 0, "wall": wall, "maxrss_kb": 200 * 1024, "tree_kb": 300 * 1024, "cpu": wall}
+    if pair is not None:
+        r["pair"] = pair
+    return r
+
+
+def test_the_ratio_pairs_give_each_ratio_and_their_median_under_the_table():
+    run = _bench_run()
+    # the table's own pair: league 5.0 s, Hugo 10.0 s for 10,000 pages → 2000 ÷ 1000 pages/s = 2.00×;
+    # three more pairs: 5.0 vs 10.0 s → 2.00×; 6.0 vs 9.0 s → 1666.7 ÷ 1111.1 = 1.50×; 5.0 vs 8.0 s → 1.60×
+    # (Hugo first in pair 2: the order does not matter to the ratio); median of 1.50, 1.60, 2.00 = 1.60×
+    rows = [_row("league", "cold", 5.0), _row("hugo", "cold", 10.0),
+            _row("league", "cold, pair", 5.0, pair=1), _row("hugo", "cold, pair", 10.0, pair=1),
+            _row("hugo", "cold, pair", 9.0, pair=2), _row("league", "cold, pair", 6.0, pair=2),
+            _row("league", "cold, pair", 5.0, pair=3), _row("hugo", "cold, pair", 8.0, pair=3)]
+    assert [round(x, 2) for x in run.pair_ratios(rows, 20)] == [2.00, 1.50, 1.60]
+    text = run.report(rows, {"date": "2026-12-01 16:00", "machine": "2 cores", "league": "abc", "hugo": "0.168.0",
+                             "timer": "GNU time -v"})
+    table = [line for line in text.splitlines() if line.startswith("| 20 |")]
+    assert len(table) == 2   # league cold and hugo cold: the pairs are not rows of the table
+    assert "= **2.00×** (target ≥ 4×: MISSED)" in text
+    assert "2.00×, 1.50×, 1.60×; median **1.60×** (target ≥ 4×: MISSED)" in text
+
+
+def test_a_pair_with_a_failed_build_is_left_out_and_an_even_count_takes_the_middle_two():
+    run = _bench_run()
+    # pair 1: 2.00×; pair 2: league failed (left out); pair 3: 5.0 vs 6.0 s = 1.20×; pair 4: 4.0 vs 6.0 s =
+    # 1.50×; median of 1.20, 1.50, 2.00 = 1.50×; without pair 3: 1.50 and 2.00 → (1.50 + 2.00) / 2 = 1.75×
+    failed = _row("league", "cold, pair", 1.0, pair=2)
+    failed["rc"] = 1
+    rows = [_row("league", "cold", 5.0), _row("hugo", "cold", 10.0),
+            _row("league", "cold, pair", 5.0, pair=1), _row("hugo", "cold, pair", 10.0, pair=1),
+            failed, _row("hugo", "cold, pair", 7.0, pair=2),
+            _row("league", "cold, pair", 5.0, pair=3), _row("hugo", "cold, pair", 6.0, pair=3),
+            _row("league", "cold, pair", 4.0, pair=4), _row("hugo", "cold, pair", 6.0, pair=4)]
+    meta = {"date": "d", "machine": "m", "league": "l", "hugo": "h", "timer": "t"}
+    assert [round(x, 2) for x in run.pair_ratios(rows, 20)] == [2.00, 1.20, 1.50]
+    assert "median **1.50×**" in run.report(rows, meta)
+    even = [r for r in rows if r.get("pair") != 3]
+    assert "median **1.75×**" in run.report(even, meta)
