@@ -57,9 +57,9 @@ def test_an_empty_feed_gives_nothing_and_a_feed_is_read_once():
 
 def test_pagefind_runs_with_jemalloc_zeroing_by_memset_unless_the_user_says_otherwise(monkeypatch):
     monkeypatch.delenv("_RJEM_MALLOC_CONF", raising=False)
-    assert search._service_env()["_RJEM_MALLOC_CONF"] == "thp:always"
-    monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:1")
-    assert search._service_env()["_RJEM_MALLOC_CONF"] == "narenas:1"
+    assert search._service_env()["_RJEM_MALLOC_CONF"] == "thp:always,narenas:1"
+    monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:2")
+    assert search._service_env()["_RJEM_MALLOC_CONF"] == "narenas:2"
     assert search._service_env()["PATH"] == os.environ["PATH"]
 
 
