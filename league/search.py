@@ -48,6 +48,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -255,6 +256,121 @@ def stubs_of_site(site: Path) -> dict[str, str]:
     return out
 
 
+# ------------------------------------------------------------------------------------ records
+
+# pagefind indexes a page sent as HTML (AddFile) by running its HTML parser over it (lol_html, with some forty
+# element handlers set up for each page): ~130 µs of one core per page, whatever its size. A page sent as a
+# custom record (AddRecord: url, language, meta, and the text pagefind's parser would have made of it, its
+# "digest") skips the parser: ~70 µs. The stubs of our templates have one shape (`_RECORD_STUB`); for it,
+# `record` writes the digest as pagefind's parser does (pagefind/src/fossick/parser.rs):
+#   - only the data-pagefind-body elements count (their text replaces whatever came before them), with the
+#     whitespace between them; the text is taken as written (entities as they are) and decoded at the end;
+#   - an h1 or a p ("sentence" elements) gets a space before, a full stop after when its text ends with a
+#     word character or one of ' " ) $ *, and a space; an h1 is then wrapped in the automatic weight
+#     markers (" ___PAGEFIND_AUTO_WEIGHT___7 " … " ___END_PAGEFIND_WEIGHT___ ");
+#   - meta: the data-pagefind-meta pair of <main>, and `title`, the first non-empty h1's text, decoded,
+#     trimmed, with its runs of spaces and newlines made one space; the language is <html lang>, lower-cased.
+# pagefind then treats the digest exactly as the one its parser made (word positions, weights, the excerpt
+# text): the same index, byte for byte (tests/test_search_records.py, and the archive's 10,282 pages with
+# pagefind 1.3.0, 1.4.0, 1.5.0 and 1.5.2 — 1.2.0 indexes a record otherwise). Anything the emulation is
+# not sure of — another element or attribute, an image, an entity other than the five Jinja2 writes,
+# whitespace other than spaces and newlines, a control character, a text ending in a character whose
+# class Rust's regex and Python's might not agree on, another pagefind — goes as HTML, as before.
+RECORD_VERSIONS = ((1, 3), (1, 5))   # the pagefind versions (major, minor) the records were checked against
+
+_RECORD_STUB = re.compile(
+    r'<!doctype html>\n<html lang="([A-Za-z0-9-]+)">\n<head>\n(?:<title>[^<]*</title>)?\n</head>\n<body>\n'
+    r'<main id="[A-Za-z0-9_-]*" data-pagefind-meta="([A-Za-z0-9_-]+):([^"&<>]*)">(.*)</main>\n</body>\n</html>\n\Z',
+    re.S)
+_RECORD_BODY = re.compile(
+    r'<(h1|p)(?: class="[A-Za-z0-9 _-]*")? data-pagefind-body>'
+    r'((?:[^<]|<(?:a|span)(?: (?:href|class)="[^"<>&]*")*>|</(?:a|span)>)*)</\1>')
+_RECORD_UNSURE = re.compile(r"[^\S \n]|[\x00-\x09\x0b-\x1f\x7f-\x9f]|___|&(?!(?:amp|lt|gt|#34|#39);)")
+_RECORD_ENTITY = re.compile(r"&(?:amp|lt|gt|#34|#39);")
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": '"', "&#39;": "'"}
+_ASCII_SENTENCE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'\")$*")
+
+
+def _decode(text: str) -> str:
+    return _RECORD_ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text) if "&" in text else text
+
+
+def _ends_sentence(text: str) -> bool | None:
+    """Whether pagefind adds a full stop after an element with this (raw) text: its last character matches
+    its SENTENCE_CHARS, `[\\w'"\\)\\$\\*]` (Rust's \\w: letters, marks, digits, connectors); None when unsure."""
+    if not text:
+        return False
+    c = text[-1]
+    if c.isascii():
+        return c in _ASCII_SENTENCE
+    cat = unicodedata.category(c)
+    if cat[0] == "L" or cat == "Nd":
+        return True
+    if cat in ("Pd", "Ps", "Pe", "Pi", "Pf", "Po"):
+        return False
+    return None
+
+
+def record(rel: str, text: str) -> dict | None:
+    """pagefind's AddRecord request indexing the stub `text` (at `rel`) exactly as its AddFile would, or
+    None when the stub is not of the one shape whose digest this writes (see above)."""
+    m = _RECORD_STUB.match(text)
+    if m is None:
+        return None
+    lang, meta_key, meta_value, inner = m.groups()
+    parts = []
+    title = None
+    pos = 0
+    for el in _RECORD_BODY.finditer(inner):
+        between = inner[pos:el.start()]
+        if between.strip(" \n"):
+            return None
+        raw = el.group(2)
+        if "<" in raw:
+            raw = _TAGS.sub("", raw)
+        if _RECORD_UNSURE.search(raw):
+            return None
+        stop = _ends_sentence(raw)
+        if stop is None:
+            return None
+        value = f" {raw}{'.' if stop else ''} "
+        if el.group(1) == "h1":
+            if title is None and raw.strip(" \n"):
+                title = " ".join(_decode(raw).split())
+            value = f" ___PAGEFIND_AUTO_WEIGHT___7 {value} ___END_PAGEFIND_WEIGHT___ "
+        parts.append(between)
+        parts.append(value)
+        pos = el.end()
+    if title is None or inner[pos:].strip(" \n"):
+        return None
+    url = rel[:-10] if rel.endswith("/index.html") else "" if rel == "index.html" else rel
+    return {"type": "AddRecord", "index_id": 0, "url": "/" + url, "content": _decode("".join(parts)),
+            "language": lang.lower(), "meta": {meta_key: meta_value, "title": title}}
+
+
+_VERSION = re.compile(r"pagefind(?:_extended)? (\d+)\.(\d+)\.\d+")
+_takes_records: dict = {}
+
+
+def takes_records(exe: Path) -> bool:
+    """Whether the pagefind binary `exe` is one whose parser `record` writes like (RECORD_VERSIONS; its
+    `--version`, asked once per binary: ~2 ms)."""
+    key = identity_of(exe)
+    if key not in _takes_records:
+        try:
+            out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        _takes_records[key] = version_takes_records(out)
+    return _takes_records[key]
+
+
+def version_takes_records(version_text: str) -> bool:
+    """Whether `pagefind --version`'s answer names a version in RECORD_VERSIONS."""
+    m = _VERSION.search(version_text)
+    return m is not None and RECORD_VERSIONS[0] <= (int(m.group(1)), int(m.group(2))) <= RECORD_VERSIONS[1]
+
+
 # ------------------------------------------------------------------------------- indexing stubs
 
 def _executable() -> Path | None:
@@ -270,8 +386,11 @@ def identity() -> tuple:
     """What identifies the pagefind that would index: its binary's path, size and modification time (an
     upgrade, or another $PAGEFIND_BINARY_PATH, may index differently)."""
     exe = _executable()
-    if exe is None:
-        return (None,)
+    return (None,) if exe is None else identity_of(exe)
+
+
+def identity_of(exe: Path) -> tuple:
+    """The binary `exe`'s path, size and modification time."""
     try:
         st = os.stat(exe)
     except OSError:
@@ -315,7 +434,8 @@ class StubIndexing:
     them, as soon as its input ends): the caller writes the files, and a rebuild rewrites only the ones
     that changed."""
 
-    def __init__(self, stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False):
+    def __init__(self, stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False,
+                 records: bool | None = None):
         import queue
         import threading
         self.dest = Path(dest)
@@ -337,6 +457,8 @@ class StubIndexing:
         exe = _executable()
         if exe is None:
             raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
+        # the stubs as records (see `record`) when this pagefind parses pages as `record` writes them
+        self._records = takes_records(exe) if records is None else records
         try:
             self._log = tempfile.TemporaryFile()  # noqa: SIM115 — pagefind's messages, read on failure
             # unbuffered: the writer thread blocked on a full pipe holds no lock that closing it would wait for
@@ -359,7 +481,10 @@ class StubIndexing:
 
     def _request(self, rel: str, text: str) -> bytes:
         self._added += 1
-        return _message(self._added, {"type": "AddFile", "index_id": 0, "file_path": rel, "file_contents": text})
+        payload = record(rel, text) if self._records else None
+        if payload is None:
+            payload = {"type": "AddFile", "index_id": 0, "file_path": rel, "file_contents": text}
+        return _message(self._added, payload)
 
     BATCH = 64   # pages sent together: fewer wake-ups of the writer thread, which competes for the GIL
 
@@ -543,21 +668,23 @@ class _NoIndexing:
         pass
 
 
-def start_index_stubs(stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False) -> StubIndexing | _NoIndexing:
+def start_index_stubs(stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False,
+                      records: bool | None = None) -> StubIndexing | _NoIndexing:
     """Starts pagefind on the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`), sent in the
     order of their paths (`in_order`: in the mapping's own order), and returns at once. `stubs=None`: a
     stream — the caller sends each page with `handle.add(path, stub)`, in the order it wants, then
     `handle.finish()`. The caller does
     other work, then calls `handle.files()` (the index's files; {} when pagefind is not installed),
     `handle.wait()` (True once `dest/pagefind` is written; False when pagefind is not installed, nothing
-    done) or `handle.cancel()`; RuntimeError with pagefind's message on failure."""
+    done) or `handle.cancel()`; RuntimeError with pagefind's message on failure. `records`: send the stubs
+    that allow it as records (see `record`; None: when this pagefind's version allows it), or all as HTML."""
     if not available():
         return _NoIndexing()
-    return StubIndexing(stubs, dest, in_order)
+    return StubIndexing(stubs, dest, in_order, records)
 
 
-def index_stubs(stubs: Mapping[str, str], dest: Path, in_order: bool = False) -> bool:
+def index_stubs(stubs: Mapping[str, str], dest: Path, in_order: bool = False, records: bool | None = None) -> bool:
     """Indexes the stubs (see `stub`) and puts the index in `dest/pagefind`: the same files, byte for byte,
     as pagefind over the full pages in the same order. False, doing nothing, when pagefind is not
     installed; RuntimeError with pagefind's message on failure."""
-    return start_index_stubs(stubs, dest, in_order).wait()
+    return start_index_stubs(stubs, dest, in_order, records).wait()
