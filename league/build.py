@@ -132,17 +132,15 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, strea
     return handle, digest, cache
 
 
-def _finish_search_index(writer, started, written: bool = False) -> None:
-    """The index's files, through the writer (unless `written` already): a rebuild rewrites only those whose
-    bytes changed (pagefind names most of its files by their content). The cache keeps this last index
-    only (one entry, replaced)."""
+def _finish_search_index(writer, started) -> None:
+    """The index's files, through the writer: a rebuild rewrites only those whose bytes changed (pagefind
+    names most of its files by their content). The cache keeps this last index only (one entry, replaced)."""
     if started is None:
         return
     handle, digest, cache = started
     files = handle.files()
-    if not written:
-        for rel, data in sorted(files.items()):
-            writer.put(rel, data)
+    for rel, data in sorted(files.items()):
+        writer.put(rel, data)
     writer.put(SEARCH_DIGEST, digest)
     if cache is not None:
         cache.put(_search_cache_key(), (digest, files))
@@ -186,11 +184,6 @@ class _StubOrder:
         self.spoiled = False
         if not self.searchable:
             handle.finish()
-
-    @property
-    def complete(self) -> bool:
-        """Whether every searchable page's stub is in (pagefind has been told so)."""
-        return self.next >= self.searchable
 
     def put(self, i: int, stub) -> None:
         if i >= self.searchable:   # after the searchable pages (pagefind has been told they are all in)
@@ -252,7 +245,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     flags = (strict, draft, search)
     from league.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
-    from league.render import _Key, plan_site, resolve_keys, run_plan, workers_for
+    from league.render import plan_site, resolve_keys, run_plan, workers_for
     from league.writer import SiteWriter
     import gc
     try:
@@ -308,26 +301,10 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 if progress:
                     progress("gerando páginas", 0, total)
                 forked_at = writer.stats.mark()   # a worker sends back only what it wrote itself
-                # a first build's keys are worked out by a render worker once its pages are done, while this
-                # process writes the search index and the small files (both ~0.1–0.25 s on the archive)
-                later = [job for job in plan.jobs + (api_jobs if helper is not None else [])
-                         if isinstance(job[4], _Key)]
-                worked: dict = {}
-                index_written = []
-
-                def meanwhile():   # once this process's pages are rendered, and every stub is in
-                    for rel, data in sorted(plan.files.items()):
-                        writer.put(rel, data)
-                    if order is not None and not order.spoiled and order.complete:   # (a worker may have failed)
-                        for rel, data in sorted(streamed.files().items()):
-                            writer.put(rel, data)
-                        index_written.append(True)
-                meta, chart_files, worker_stats = run_plan(
-                    plan, emit, worker_done=lambda: writer.stats.since(forked_at),
-                    on_stub=order.put if order is not None else None, emit_charts=True, unfreeze=False,
-                    meanwhile=meanwhile, close_fds=streamed.pipe_fds() if streamed is not None else (),
-                    keys=([job[4] for job in later], lambda got: worked.update(zip((j[0] for j in later), got)))
-                    if later else None)
+                meta, chart_files, worker_stats = run_plan(plan, emit,
+                                                           worker_done=lambda: writer.stats.since(forked_at),
+                                                           on_stub=order.put if order is not None else None,
+                                                           emit_charts=True, unfreeze=False)
                 for st in worker_stats:
                     writer.stats.merge(st)
                 if helper is not None:
@@ -337,9 +314,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     writer.stats.merge(st)
                     meta.update({path: (None, files, None) for path, files in made.items()})
                     plan.jobs += api_jobs   # for their keys, below
-                if K is not None:   # a first build's keys: from the worker, or worked out now
-                    if worked:
-                        plan.jobs[:] = [(*job[:4], worked[job[0]]) if job[0] in worked else job for job in plan.jobs]
+                if K is not None:   # a first build's keys, worked out now, while pagefind builds the index
                     resolve_keys(plan)
                     for job in plan.jobs:
                         m = meta.get(job[0])
@@ -356,7 +331,9 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     progress("escrevendo", 0, 0)
                 for rel, data in sorted(chart_files.items()):
                     writer.put(rel, data)
-                _finish_search_index(writer, index, written=bool(index_written))
+                for rel, data in sorted(plan.files.items()):
+                    writer.put(rel, data)
+                _finish_search_index(writer, index)
                 if incremental:   # until this build is recorded, site/ may hold a mix: trust no record
                     _forget_build(content, out, cache_dir)
                 writer.commit((previous or {}).get("paths"))

@@ -723,8 +723,7 @@ def workers_for(n_jobs: int) -> int:
 
 
 def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None,
-             emit_charts: bool = False, unfreeze: bool = True, meanwhile=None, keys=None,
-             close_fds=()) -> tuple[dict, dict, list]:
+             emit_charts: bool = False, unfreeze: bool = True) -> tuple[dict, dict, list]:
     """Render every page of `plan`: in this process, or, when the site is large, in it and forked workers,
     each taking the next run of pages from a TaskFeed when it is free and emitting what it renders (no
     process ever holds the whole site's HTML). `emit`
@@ -735,13 +734,6 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     `unfreeze=False` leaves the heap frozen (gc.freeze, before the fork) for the caller to unfreeze when it
     is done: handed back at once, the loaded content is walked by the next full collection (0.4 s on the
     archive, in the middle of a build's last steps).
-    `meanwhile()`: called in this process once its share is rendered and every stub is in (on_stub), before
-    it waits for the workers. `keys=(thunks, got)`: the first worker, once its share is rendered, calls each
-    of `thunks` (the pages' keys, LazyKeys: ~0.25 s on the archive, mostly setting PageKeys up) and `got`
-    is called here with their values, in order, when it is done — this process meanwhile does the build's
-    last writes instead of working them out after the rendering; with no worker, `got` is not called.
-    `close_fds`: descriptors a worker closes first — its copies of pagefind's pipes: a worker still at work
-    when this process closes pagefind's input would keep pagefind from seeing its end (and exiting).
     Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
     # while pagefind is fed, the files that are not pages (the API) are made here once the workers are
@@ -751,8 +743,6 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     units = _units(plan.jobs, pages_only=bool(after))
     if n == 1 or len(units) < 2:
         meta = _share(plan, range(len(plan.jobs)), emit, on_stub, emit_charts)
-        if meanwhile is not None:
-            meanwhile()
         return meta, dict(plan.charts.files), []
     import gc
     from league.workers import TaskFeed, fork_result, join_result, kill_worker, widen_pipe
@@ -767,16 +757,14 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     gc.freeze()
     children = []
     try:
-        for k in range(1, n):
+        for _ in range(1, n):
             stub_r = stub_w = None
             if relay is not None:
                 stub_r, stub_w = os.pipe()
                 widen_pipe(stub_w)   # room for a few hundred stubs: the worker rarely waits for this process to read them
 
-            def work(stub_r=stub_r, stub_w=stub_w, thunks=keys[0] if keys and k == 1 else None):   # in the worker
+            def work(stub_r=stub_r, stub_w=stub_w):   # in the worker
                 send = None
-                for fd in close_fds:
-                    os.close(fd)
                 if stub_w is not None:
                     os.close(stub_r)
                     send = _stub_sender(stub_w)
@@ -785,8 +773,7 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                 finally:   # closed before the result is sent: the parent reads the stubs to their end first
                     if stub_w is not None:
                         os.close(stub_w)
-                worked = [key() for key in thunks] if thunks is not None else None
-                return stubs, dict(plan.charts.files), worker_done() if worker_done else None, worked
+                return stubs, dict(plan.charts.files), worker_done() if worker_done else None
             children.append(fork_result(work))
             if relay is not None:
                 os.close(stub_w)
@@ -800,17 +787,13 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
             relay.drain()
         else:
             stubs = _share(plan, _taken(feed, units), emit, emit_charts=emit_charts)
-        if meanwhile is not None:
-            meanwhile()
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
-            s, cf, done, worked = join_result(pid, r)
+            s, cf, done = join_result(pid, r)
             stubs.update(s)
             chart_files.update(cf)
             extra.append(done)
-            if worked is not None:
-                keys[1](worked)
         children = []
         if after:
             stubs.update(_share(plan, after, emit, None, emit_charts))   # files, no charts

@@ -497,12 +497,6 @@ class StubIndexing:
             self._queue.put(b"".join(self._batch))
             self._batch.clear()
 
-    def pipe_fds(self) -> tuple[int, ...]:
-        """This process's ends of the pipes to pagefind, which a forked process must close: pagefind exits
-        at the end of its input, which it sees only once every copy of the writing end is closed."""
-        proc = self._proc
-        return () if proc is None else (proc.stdin.fileno(), proc.stdout.fileno())
-
     def finish(self) -> None:
         """No more pages: pagefind builds the index (`files()` waits for it)."""
         if self._last is not None:
@@ -651,9 +645,6 @@ class StubIndexing:
 
 class _NoIndexing:
     """What `start_index_stubs` returns when pagefind is not installed."""
-
-    def pipe_fds(self) -> tuple[int, ...]:
-        return ()
 
     def files(self) -> dict[str, bytes]:
         return {}

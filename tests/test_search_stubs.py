@@ -233,14 +233,11 @@ def stopped(monkeypatch) -> list:
 
 
 def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch, stopped):
-    from league.writer import SiteWriter
-    put = SiteWriter.put
+    import league.build as B
 
-    def fail(self, rel, data):   # the sitemap is written while pagefind builds the index
-        if rel == "sitemap.xml":
-            raise OSError("disco cheio")
-        return put(self, rel, data)
-    monkeypatch.setattr(SiteWriter, "put", fail)
+    def fail(writer, started):
+        raise OSError("disco cheio")
+    monkeypatch.setattr(B, "_finish_search_index", fail)
     with pytest.raises(OSError, match="disco cheio"):
         build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
     assert len(stopped) == 1 and stopped[0] is not None and stopped[0].poll() is not None  # it was running; it ended
