@@ -12,8 +12,9 @@ page light.
 Indexing the whole site (≈10,000 pages of ≈19 KB on a 20-season archive) mostly parses text pagefind then
 throws away. `stub(html)` cuts a page down to what pagefind actually reads from it, and `index_stubs`
 (or `start_index_stubs`, in the background) sends those stubs to pagefind's service (`pagefind
---service`, through its standard input): the index is byte-identical to the one made from the full
-pages in the same order, and no stub is ever written to disk. `stubs_digest` hashes the stubs, so the
+--service`, through its standard input) — as custom records when `record` can write what pagefind's
+HTML parser would make of them (see "records" below), else as HTML: the index is byte-identical to the
+one made from the full pages in the same order, and no stub is ever written to disk. `stubs_digest` hashes the stubs, so the
 index only needs rebuilding when the digest changes.
 
 What pagefind 1.x reads from one of our pages (pagefind/src/fossick/parser.rs, checked by experiment):
