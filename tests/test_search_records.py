@@ -70,7 +70,9 @@ def test_the_pagefind_versions_checked():
     assert version_takes_records("pagefind 1.5.2\n") and version_takes_records("pagefind 1.3.0")
     assert version_takes_records("pagefind_extended 1.4.0")
     assert not version_takes_records("pagefind 1.2.0")   # indexes a record otherwise (checked)
+    assert not version_takes_records("pagefind 1.5.3")   # not checked yet: HTML
     assert not version_takes_records("pagefind 1.6.0") and not version_takes_records("pagefind 2.0.0")
+    assert not version_takes_records("pagefind 1.5.2-beta.1") and not version_takes_records("pagefind 11.5.2")
     assert not version_takes_records("") and not version_takes_records("error")
 
 
