@@ -118,3 +118,44 @@ def test_every_searchable_page_of_the_demo_goes_as_a_record(tmp_path):
     stubs = stubs_of_site(out)
     assert len(stubs) > 300
     assert [rel for rel, s in stubs.items() if record(rel, s) is None] == []
+
+
+_ALPHABET = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789áàâãéêíóôõúüçÁÉÍÓÚÇñ"
+             "ªº°·—–-…'\"()[]$*.,;:!?&<>/#%+=_ \n\u00a0\u200bⓐ\u0301€£")
+
+
+@needs_pagefind
+@pytest.mark.skipif(not available() or not takes_records(_executable()),
+                    reason="this pagefind is not one the records were checked against")
+def test_records_make_the_index_the_html_makes_for_any_text(tmp_path):
+    """Random names and meta lines (any of the characters above, escaped as Jinja2 escapes them, some in
+    links or spans), 12 pages per index: the records' index is the HTML's, byte for byte."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from markupsafe import escape
+
+    text = st.text(alphabet=_ALPHABET, min_size=1, max_size=24).map(lambda t: str(escape(t)))
+    inline = st.one_of(text, text.map(lambda t: f'<a href="/x/">{t}</a>'),
+                       text.map(lambda t: f'<span class="badge">{t}</span>'))
+    line = st.lists(inline, min_size=1, max_size=4).map("".join)
+    page = st.tuples(line, st.one_of(st.none(), line))
+    runs = iter(range(10 ** 6))
+    sent = [0, 0]   # pages sent as records, pages in all
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(page, min_size=12, max_size=12))
+    def check(pages):
+        stubs = {f"p{i:02d}/index.html": _stub(h1, p) for i, (h1, p) in enumerate(pages)}
+        sent[0] += sum(record(rel, s) is not None for rel, s in stubs.items())
+        sent[1] += len(stubs)
+        k = next(runs)
+        html, records = tmp_path / f"h{k}", tmp_path / f"r{k}"
+        html.mkdir()
+        records.mkdir()
+        assert index_stubs(stubs, html, records=False)
+        assert index_stubs(stubs, records, records=True)
+        for a, b in zip(sorted(html.rglob("*")), sorted(records.rglob("*"))):
+            assert a.relative_to(html) == b.relative_to(records)
+            assert a.is_dir() or a.read_bytes() == b.read_bytes(), (a.relative_to(html), stubs)
+    check()
+    assert sent[0] > sent[1] / 4   # most texts here are ones the emulation writes (not only fallbacks)
