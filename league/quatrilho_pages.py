@@ -2,7 +2,7 @@
 curve of points over the rounds), in the build's language (league/i18n.py)."""
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from decimal import Decimal
 from typing import Any, Iterator, Optional
 
@@ -279,34 +279,34 @@ def pages(site, season_result) -> Iterator[tuple[str, str, dict]]:
 def history(site, player_id: str) -> list[dict]:
     """The player's Quatrilho championships, oldest first, for the player page."""
     out = []
-    memo = site.__dict__.setdefault("_qualified", {})   # per season, built once per build (not per player)
-    for sr in site.r.seasons:
-        qualified = memo.get(id(sr))
-        if qualified is None:
-            qualified = memo[id(sr)] = {q.line.player: q.championship.championship for q in sr.qualifiers}
-        for res in sr.championships:
-            ln = res.by_player.get(player_id)
-            if ln is None:
-                continue
-            ch = res.championship
-            notes = []
-            if ln.award.champion:
-                notes.append(_("campeão") if ln.award.eligible_place == 1 else
-                             _("campeão (%(place)s)") % {"place": _pos(ln.award.eligible_place)})
-            if player_id in qualified and qualified[player_id].id == ch.id:
-                notes.append(_("classificado ao estadual"))
-            elif player_id in qualified and ln.award.eligible_place is not None \
-                    and ln.award.eligible_place <= ch.config.state_qualifiers:
-                notes.append(_("já classificado ao estadual em %(championship)s") % {
-                    "championship": qualified[player_id].municipality or qualified[player_id].name})
-            if ln.disqualified_in:
-                notes.append(_("desclassificado na rodada %(round)s") % {"round": ln.disqualified_in})
-            if not ch.is_final:
-                notes.append(_("em andamento"))
-            out.append({"season": sr.season, "name": ch.name, "date": ch.date, "url": champ_url(site, ch),
-                        "pos": _pos(ln.position, ln.tied), "number": ln.number,
-                        "net": signed(ln.values["net"]), "prize": brl(ln.award.prize) if ln.award.prize else "",
-                        "notes": ", ".join(notes), "curve": curve(site, player_id, res, ln)})
+    memo = site.__dict__.get("_q_history")   # built once per build (not per player)
+    if memo is None:
+        memo = site.__dict__["_q_history"] = defaultdict(list)   # player → (its lines, oldest first)
+        for sr in site.r.seasons:
+            qualified = {q.line.player: q.championship.championship for q in sr.qualifiers}
+            for res in sr.championships:
+                for pid, ln in res.by_player.items():
+                    memo[pid].append((sr, qualified, res, ln))
+    for sr, qualified, res, ln in memo.get(player_id, ()):
+        ch = res.championship
+        notes = []
+        if ln.award.champion:
+            notes.append(_("campeão") if ln.award.eligible_place == 1 else
+                         _("campeão (%(place)s)") % {"place": _pos(ln.award.eligible_place)})
+        if player_id in qualified and qualified[player_id].id == ch.id:
+            notes.append(_("classificado ao estadual"))
+        elif player_id in qualified and ln.award.eligible_place is not None \
+                and ln.award.eligible_place <= ch.config.state_qualifiers:
+            notes.append(_("já classificado ao estadual em %(championship)s") % {
+                "championship": qualified[player_id].municipality or qualified[player_id].name})
+        if ln.disqualified_in:
+            notes.append(_("desclassificado na rodada %(round)s") % {"round": ln.disqualified_in})
+        if not ch.is_final:
+            notes.append(_("em andamento"))
+        out.append({"season": sr.season, "name": ch.name, "date": ch.date, "url": champ_url(site, ch),
+                    "pos": _pos(ln.position, ln.tied), "number": ln.number,
+                    "net": signed(ln.values["net"]), "prize": brl(ln.award.prize) if ln.award.prize else "",
+                    "notes": ", ".join(notes), "curve": curve(site, player_id, res, ln)})
     return out
 
 
