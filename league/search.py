@@ -347,8 +347,10 @@ def record(rel: str, text: str) -> dict | None:
     if title is None or inner[pos:].strip(" \n"):
         return None
     url = rel[:-10] if rel.endswith("/index.html") else "" if rel == "index.html" else rel
+    meta = {"title": title}
+    meta[meta_key] = meta_value   # a `title:` of its own wins over the h1's, as in pagefind
     return {"type": "AddRecord", "index_id": 0, "url": "/" + url, "content": _decode("".join(parts)),
-            "language": lang.lower(), "meta": {meta_key: meta_value, "title": title}}
+            "language": lang.lower(), "meta": meta}
 
 
 _VERSION = re.compile(r"pagefind(?:_extended)? (\d+\.\d+\.\d+)\s*\Z")

@@ -98,8 +98,12 @@ AWKWARD = [   # (h1, p): names, places and dates as editors write them, escaped 
 def test_records_make_the_index_the_html_makes(tmp_path):
     stubs = {f"p{i:02d}/index.html": _stub(h1, p, tipo="Jogador" if i % 2 else "Dupla")
              for i, (h1, p) in enumerate(AWKWARD)}
+    # a meta value with a colon and a comma; a `title` meta of its own, which wins over the h1's
+    stubs["q1/index.html"] = _stub("Ana", "Sede: X").replace('"tipo:Dupla"', '"tipo:A: b, c"')
+    stubs["q2/index.html"] = _stub("Ana", "Sede: X").replace('"tipo:Dupla"', '"title:Outro título"')
+    assert record("q2/index.html", stubs["q2/index.html"])["meta"] == {"title": "Outro título"}
     as_records = [rel for rel, s in stubs.items() if record(rel, s) is not None]
-    assert len(as_records) == len(AWKWARD) - 1   # all but the last go as records
+    assert len(as_records) == len(AWKWARD) + 1   # all but the last of AWKWARD go as records
     html, records = tmp_path / "html", tmp_path / "records"
     html.mkdir()
     records.mkdir()
