@@ -277,8 +277,9 @@ def stubs_of_site(site: Path) -> dict[str, str]:
 # not sure of — another element or attribute, an image, an entity other than the five Jinja2 writes,
 # whitespace other than spaces and newlines, a control character, a text ending in a character whose
 # class Rust's regex and Python's might not agree on, another pagefind — goes as HTML, as before.
+
 # the pagefind versions the records were checked against (the archive's index, byte for byte); another
-# version, even a patch release, gets HTML until it is checked (the test and the archive's comparison above)
+# version, even a patch release, gets HTML until it is checked (the tests, and the archive's comparison)
 RECORD_VERSIONS = frozenset({"1.3.0", "1.4.0", "1.5.0", "1.5.2"})
 
 _RECORD_STUB = re.compile(
