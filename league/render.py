@@ -551,7 +551,7 @@ def pair_view(site: Site, pair, annual_hist) -> dict:
 
 def player_view(site: Site, pl) -> dict:
     pairs = []
-    stages = []   # (one pass over each pair's stages: ~0.15 ms a page less, 2,105 player pages on the archive)
+    stages = []   # both tables in one pass over each pair's stages
     for pair in site.player_pairs.get(pl.id, ()):
         partner = pair[0] if pair[1] == pl.id else pair[1]
         partner_name = site.player_name(partner)
@@ -564,12 +564,12 @@ def player_view(site: Site, pl) -> dict:
             stage = res.stage
             stages.append({"season": sr.season, "stage": stage, "pos": pos_text(p.position, p.tied),
                            "points": p.points, "pair_url": url, "partner": partner_name,
-                           "team": stage.teams[team].name if team else "", "_order": (stage.date, stage.id)})
+                           "team": stage.teams[team].name if team else ""})
         pairs.append(((site.pair_name(pair), pair), {"url": url, "partner": partner_name,
                       "partner_url": site.player_url(partner), "stages": len(hist), "points": points}))
     pairs.sort(key=lambda e: e[0])
     pairs = [e[1] for e in pairs]
-    stages.sort(key=lambda s: s.pop("_order"))
+    stages.sort(key=lambda s: (s["stage"].date, s["stage"].id))
     from league.quatrilho_pages import history
     return dict(player=pl, club_name=site.club_name(pl.club) if pl.club else None,
                 club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,

@@ -14,8 +14,8 @@ throws away. `stub(html)` cuts a page down to what pagefind actually reads from 
 (or `start_index_stubs`, in the background) sends those stubs to pagefind's service (`pagefind
 --service`, through its standard input) — as custom records when `record` can write what pagefind's
 HTML parser would make of them (see "records" below), else as HTML: the index is byte-identical to the
-one made from the full pages in the same order, and no stub is ever written to disk. `stubs_digest` hashes the stubs, so the
-index only needs rebuilding when the digest changes.
+one made from the full pages in the same order, and no stub is ever written to disk. `stubs_digest`
+hashes the stubs, so the index only needs rebuilding when the digest changes.
 
 What pagefind 1.x reads from one of our pages (pagefind/src/fossick/parser.rs, checked by experiment):
   - `<html lang>`, lower-cased: the index language (stemming, the `pt-br` file names);
@@ -354,7 +354,7 @@ def record(rel: str, text: str) -> dict | None:
             "language": lang.lower(), "meta": meta}
 
 
-_VERSION = re.compile(r"pagefind(?:_extended)? (\d+\.\d+\.\d+)\s*\Z")
+_VERSION = re.compile(r"pagefind(?:_extended)? (\d+\.\d+\.\d+)")
 _takes_records: dict = {}
 
 
@@ -373,7 +373,7 @@ def takes_records(exe: Path) -> bool:
 
 def version_takes_records(version_text: str) -> bool:
     """Whether `pagefind --version`'s answer names a version in RECORD_VERSIONS."""
-    m = _VERSION.match(version_text.strip() + "\n")
+    m = _VERSION.fullmatch(version_text.strip())
     return m is not None and m.group(1) in RECORD_VERSIONS
 
 
