@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from league.build import check
 from league.standings.core import Encounter, HeadToHead, Metric, RankContext, RecordedDraw, Row, rank
 from league.standings.truco import criteria
@@ -434,3 +436,60 @@ def test_ties_pair_draw_resolves_pair_tie(tmp_path):
     assert got == [
         (1, False, ["aa-3a", "aa-3b"], 20, "draw"), (2, False, ["aa-1a", "aa-1b"], 16, "draw"),
         (3, False, ["aa-2a", "aa-2b"], 12, "points")]  # above bb's pair 4 (2 points) by points
+
+
+# ----------------------------------------------------------------------------------- the restart rule, literally
+
+def _literal_order(group, crits, ctx, tie_order=str):
+    """Truco 10.2.1 word for word: every tied subgroup is ranked again from the first criterion, every
+    criterion asked again. core._order skips the plain metrics that cannot split a subgroup; this is what
+    it must agree with."""
+    from league.standings.core import Boundary
+    if len(group) <= 1:
+        return [group], []
+    for crit in crits:
+        parts = crit.split(group, ctx)
+        if parts and len(parts) > 1:
+            blocks, bounds = [], []
+            for i, (members, value) in enumerate(parts):
+                if i > 0:
+                    bounds.append(Boundary(crit.key, parts[i - 1][1], value, len(group)))
+                b, bd = _literal_order(members, crits, ctx, tie_order)
+                blocks += b
+                bounds += bd
+            return blocks, bounds
+    return [sorted(group, key=tie_order)], []
+
+
+@pytest.mark.parametrize("unknown", [False, True])
+def test_ties_skipping_settled_metrics_changes_nothing(unknown):
+    # Random groups with few distinct values (ties everywhere), random meetings and recorded draws, under
+    # the team and the pair chains, with no unknown value or with one in four unknown (None, as unknown
+    # pontinhos): core.rank gives the same blocks, boundaries, notes and used draws as the literal restart
+    # rule above.
+    from hypothesis import given, settings, strategies as s
+    from league.standings.core import _order
+
+    keys = [f"t{i}" for i in range(9)]
+    value = s.one_of(s.integers(0, 2), s.integers(0, 2), s.integers(0, 2), s.none()) if unknown else s.integers(0, 2)
+    row = s.fixed_dictionaries({"wins": value, "points": value, "pair_points_balance": value,
+                                "pontinhos_balance": value})
+    meeting = s.tuples(s.sampled_from(keys), s.sampled_from(keys), s.integers(0, 5), s.integers(0, 5))
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(s.lists(row, min_size=2, max_size=9), s.lists(meeting, max_size=14),
+           s.lists(s.permutations(keys[:4]), max_size=2), s.booleans())
+    def check(values, meetings, draws, pairs_chain):
+        ks = keys[:len(values)]
+        order = (["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"]
+                 if pairs_chain else TEAM_ORDER)
+        encounters = [Encounter(a, b, pa, pb) for a, b, pa, pb in meetings if a != b and a in ks and b in ks]
+        recorded = [Draw(frozenset(d), tuple(d)) for d in draws]
+        results = []
+        for how in (_order, _literal_order):
+            ctx = RankContext(rows={k: Row(k, dict(v)) for k, v in zip(ks, values)}, encounters=encounters,
+                              draws=recorded)
+            results.append((how(list(ks), criteria(order), ctx, str), ctx.notes, ctx.used_draws))
+        assert results[0] == results[1]
+
+    check()

@@ -210,21 +210,32 @@ def rank(keys: Sequence, criteria: Sequence[Criterion], ctx: RankContext,
     return out
 
 
-def _order(group: list, criteria, ctx, tie_order) -> tuple[list[list], list[Boundary]]:
+def _order(group: list, criteria, ctx, tie_order, same: int = 0) -> tuple[list[list], list[Boundary]]:
+    """`same`: a bit set for each criterion known to give every member of `group` the same value — a plain
+    Metric (its value is the entry's own, whatever the group) that this group's parent did not split, or
+    split into this group: asking it again could only answer None, so it is not asked. Head-to-head and the
+    draw depend on who is in the group and are always asked again (the restart rule, Truco 10.2.1)."""
     if len(group) <= 1:
         return [group], []
-    for crit in criteria:
+    for j, crit in enumerate(criteria):
+        if same >> j & 1:
+            continue
+        noted = len(ctx.notes)
         parts = crit.split(group, ctx)
+        plain = type(crit) is Metric
         if parts and len(parts) > 1:
             blocks: list[list] = []
             bounds: list[Boundary] = []
+            inner = same | (plain << j)   # each part has one value of a Metric that split them
             for i, (members, value) in enumerate(parts):
                 if i > 0:
                     bounds.append(Boundary(crit.key, parts[i - 1][1], value, len(group)))
-                b, bd = _order(members, criteria, ctx, tie_order)  # restart from the first criterion
+                b, bd = _order(members, criteria, ctx, tie_order, inner)  # restart from the first criterion
                 blocks += b
                 bounds += bd
             return blocks, bounds
+        if plain and len(ctx.notes) == noted:   # every value known and all equal (no note made): the same in any part
+            same |= 1 << j
     return [sorted(group, key=tie_order)], []
 
 
