@@ -126,16 +126,14 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
                     "</text>")
     if zero_line and lo < 0 < hi:
         body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(Y(0))}" y2="{_n(Y(0))}" stroke="{MUTED}"/>')
+    xn = [_n(X(i)) for i in range(len(xs))]   # each x position's text, written once
     for i, x in enumerate(xs):
-        body.append(f'<text x="{_n(X(i))}" y="{height - bottom + 18}" text-anchor="middle" fill="{MUTED}">'
+        body.append(f'<text x="{xn[i]}" y="{height - bottom + 18}" text-anchor="middle" fill="{MUTED}">'
                     f"{_t(x)}</text>")
     ends = []
     for k, s in enumerate(series):
         color, dash = PALETTE[k % len(PALETTE)], DASHES[(k // len(PALETTE)) % len(DASHES)]
-        pts = [(X(i), Y(v)) for i, v in enumerate(s.values) if v is not None]
-        if not pts:
-            continue
-        # a gap (stage not played) breaks the line
+        # the points, in runs: a gap (stage not played) breaks the line; each point as (x, y, x text, y text)
         segs, cur = [], []
         for i, v in enumerate(s.values):
             if v is None:
@@ -143,20 +141,24 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
                     segs.append(cur)
                 cur = []
             else:
-                cur.append((X(i), Y(v)))
+                y = Y(v)
+                cur.append((X(i), y, xn[i], _n(y), v))
         if cur:
             segs.append(cur)
+        if not segs:
+            continue
+        stroke = (f'" fill="none" stroke="{color}" stroke-width="2.5"'
+                  + (f' stroke-dasharray="{dash}"' if dash else "") + ' stroke-linejoin="round"/>')
         for seg in segs:
             if len(seg) > 1:
-                d = " ".join(f"{_n(x)},{_n(y)}" for x, y in seg)
-                body.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2.5"'
-                            + (f' stroke-dasharray="{dash}"' if dash else "") + ' stroke-linejoin="round"/>')
-        for x, y in pts:
-            body.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="3.5" fill="{color}"/>')
+                body.append('<polyline points="' + " ".join([f"{p[2]},{p[3]}" for p in seg]) + stroke)
+        pts = [p for seg in segs for p in seg]
+        for p in pts:
+            body.append(f'<circle cx="{p[2]}" cy="{p[3]}" r="3.5" fill="{color}"/>')
         if point_labels:
-            for (x, y), v in zip(pts, [v for v in s.values if v is not None]):
+            for x, y, xt, _yt, v in pts:
                 ty = y - 8 if y - 8 > top + 4 else y + 17
-                body.append(f'<text x="{_n(x)}" y="{_n(ty)}" text-anchor="middle" fill="{color}" '
+                body.append(f'<text x="{xt}" y="{_n(ty)}" text-anchor="middle" fill="{color}" '
                             f'font-weight="600">{_t(fmt(v))}</text>')
         ends.append((pts[-1][1], s.label, color, pts[-1][0]))
     if label_width and ends:
