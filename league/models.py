@@ -63,6 +63,9 @@ class Player:
     mark: SourceMark
 
 
+_SCORE_TEXTS: dict = {}   # games → "12-5 7-12 12-9": an archive's 55,000 boards repeat a few thousand scores
+
+
 class Board(NamedTuple):
     """One board (jogo): a home pair against an away pair, best of three games (partidas).
     (A NamedTuple, like SourceMark: an archive has tens of thousands, and a tuple is built and read back from
@@ -85,7 +88,13 @@ class Board(NamedTuple):
     def score_text(self) -> str:
         if self.games is None:
             return f"{self.home_games}-{self.away_games}"
-        return " ".join(f"{h}-{a}" for h, a in self.games)
+        games = self.games
+        got = _SCORE_TEXTS.get(games) if type(games) is tuple else None
+        if got is None:
+            got = " ".join([f"{h}-{a}" for h, a in games])
+            if type(games) is tuple and len(_SCORE_TEXTS) < 100_000:
+                _SCORE_TEXTS[games] = got
+        return got
 
     def __reduce__(self):
         return _tuple_new, (type(self), tuple(self))   # C, not the NamedTuple's Python __new__

@@ -73,7 +73,8 @@ class Site:
         self.team_names: dict[str, str] = {}
         self.club_hist: dict[str, list] = defaultdict(list)   # club → its teams' (season, stage, place), in order
         self._records: dict = {}
-        self._pair_names: dict = {}
+        self._pair_names: dict = {}   # locale → {pair: its name}
+        self._pair_urls: dict = {}    # pair → its URL (a stage page links ~1,100 pairs)
         for sr in results.seasons:
             for res in sr.stages:
                 for p in res.classification:
@@ -101,17 +102,23 @@ class Site:
     def stage_url(self, stage): return self.url(stage.season, "truco", stage.id)
     def club_url(self, cid): return self.url("clubes", cid)
     def team_url(self, tid): return self.url("equipes", tid)
-    def pair_url(self, p): return self.url("duplas", pair_slug(p))
+    def pair_url(self, p) -> str:
+        got = self._pair_urls.get(p)
+        if got is None:
+            got = self._pair_urls[p] = self.url("duplas", pair_slug(p))
+        return got
     def player_url(self, pid): return self.url("jogadores", pid)
 
     def player_name(self, pid): return self.league.players[pid].name if pid in self.league.players else pid
     def club_name(self, cid): return self.league.clubs[cid].name if cid in self.league.clubs else cid
 
     def pair_name(self, p) -> str:
-        key = (i18n.current(), p)
-        got = self._pair_names.get(key)
+        names = self._pair_names.get(i18n.current())
+        if names is None:
+            names = self._pair_names[i18n.current()] = {}
+        got = names.get(p)
         if got is None:
-            got = self._pair_names[key] = i18n.join([self.player_name(x) for x in p])
+            got = names[p] = i18n.join([self.player_name(x) for x in p])
         return got
 
     def source(self, mark) -> str | None:

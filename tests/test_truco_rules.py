@@ -397,3 +397,17 @@ def test_truco_annual_ranking_still_shared(tmp_path):
     rk = ranking_data(rep)["clubs"]
     assert [(c["position"], c["tied"], c["club"], c["points"]) for c in rk] == [
         (1, True, "x", 36), (1, True, "y", 36), (3, False, "a", 24)]
+
+
+def test_board_score_text_as_written_and_remembered():
+    # The games as the stage page writes them: "12-5 7-12 12-9" (home first), the same text again for an
+    # equal line (remembered), for a list of games (not remembered), and the result alone when only
+    # "2-1" was written.
+    mark = SourceMark("x.yaml", 1, 1)
+    line = ((12, 5), (7, 12), (12, 9))
+    a = Board(1, ("a", "b"), ("c", "d"), line, 2, 1, None, mark)
+    b = Board(2, ("a", "b"), ("c", "d"), tuple(tuple(g) for g in line), 2, 1, None, mark)
+    assert a.score_text == "12-5 7-12 12-9"
+    assert b.score_text == "12-5 7-12 12-9"
+    assert Board(3, None, None, [(12, 0), (12, 0)], 2, 0, None, mark).score_text == "12-0 12-0"
+    assert Board(4, None, None, None, 2, 1, None, mark).score_text == "2-1"
