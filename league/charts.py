@@ -133,7 +133,7 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
     ends = []
     for k, s in enumerate(series):
         color, dash = PALETTE[k % len(PALETTE)], DASHES[(k // len(PALETTE)) % len(DASHES)]
-        # the points, in runs: a gap (stage not played) breaks the line; each point as (x, y, x text, y text)
+        # the points, in runs: a gap (stage not played) breaks the line; each as (x, y, x text, y text, value)
         segs, cur = [], []
         for i, v in enumerate(s.values):
             if v is None:

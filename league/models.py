@@ -66,6 +66,10 @@ class Player:
 _SCORE_TEXTS: dict = {}   # games → "12-5 7-12 12-9": an archive's 55,000 boards repeat a few thousand scores
 
 
+def _score_text(games) -> str:
+    return " ".join([f"{h}-{a}" for h, a in games])
+
+
 class Board(NamedTuple):
     """One board (jogo): a home pair against an away pair, best of three games (partidas).
     (A NamedTuple, like SourceMark: an archive has tens of thousands, and a tuple is built and read back from
@@ -89,11 +93,11 @@ class Board(NamedTuple):
         if self.games is None:
             return f"{self.home_games}-{self.away_games}"
         games = self.games
-        got = _SCORE_TEXTS.get(games) if type(games) is tuple else None
+        if type(games) is not tuple:   # (the loader makes tuples, shared: rules.truco.shared_games)
+            return _score_text(games)
+        got = _SCORE_TEXTS.get(games)
         if got is None:
-            got = " ".join([f"{h}-{a}" for h, a in games])
-            if type(games) is tuple and len(_SCORE_TEXTS) < 100_000:
-                _SCORE_TEXTS[games] = got
+            got = _SCORE_TEXTS[games] = _score_text(games)
         return got
 
     def __reduce__(self):

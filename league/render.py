@@ -113,9 +113,10 @@ class Site:
     def club_name(self, cid): return self.league.clubs[cid].name if cid in self.league.clubs else cid
 
     def pair_name(self, p) -> str:
-        names = self._pair_names.get(i18n.current())
+        locale = i18n.current()
+        names = self._pair_names.get(locale)
         if names is None:
-            names = self._pair_names[i18n.current()] = {}
+            names = self._pair_names[locale] = {}
         got = names.get(p)
         if got is None:
             got = names[p] = i18n.join([self.player_name(x) for x in p])
