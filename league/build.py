@@ -23,14 +23,15 @@ class BuildReport:
     pages: int = 0         # pages in the site
 
 
-def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None, meanwhile=None) -> BuildReport:
+def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None, meanwhile=None,
+          meanwhile_busy=None) -> BuildReport:
     """Validate and compute everything; raise LeagueError listing every problem. Writes nothing but
-    the cache (cache_dir None = the default next to content/, False = no cache). `meanwhile(league)`: see
-    Loader.meanwhile."""
+    the cache (cache_dir None = the default next to content/, False = no cache). `meanwhile(league)`,
+    `meanwhile_busy(league)`: see Loader.meanwhile."""
     from league.cache import Cache, default_dir
     cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
     loader = Loader(Path(content), cache)
-    loader.meanwhile = meanwhile
+    loader.meanwhile, loader.meanwhile_busy = meanwhile, meanwhile_busy
     league = loader.load()
     if loader.diags.errors:
         raise LeagueError(loader.diags.sorted())
@@ -237,9 +238,13 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 prepared[league.locale] = prepare_env(templates, league.locale, bytecode_dir)
         except Exception:  # noqa: BLE001 - a broken template is reported where it always is, by plan_site
             prepared.clear()
+
+    def busy(league) -> bool:   # whether meanwhile compiles (a first build, new templates) or only reads back
+        from league.render import templates_compiled
+        return not templates_compiled(templates, league.locale, bytecode_dir)
     with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
         dates = pool.submit(git_dates, Path(content))
-        report = check(content, strict, cache_dir, meanwhile=meanwhile)
+        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy)
         dates = dates.result()
     results = report.results
     flags = (strict, draft, search)

@@ -145,9 +145,7 @@ def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None =
     compiled code depends on them; Jinja2 itself checks each template's source)."""
     bcc = None
     if bytecode_dir is not None:
-        from league.cache import code_version, digest
-        folder = Path(bytecode_dir) / ("jinja-" + digest(code_version(), jinja2.__version__, locale,
-                                                         str(Path(templates).resolve()))[:20])
+        folder = _bytecode_folder(templates, locale, bytecode_dir)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             bcc = jinja2.FileSystemBytecodeCache(str(folder))
@@ -162,11 +160,35 @@ def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None =
     return env
 
 
+def _bytecode_folder(templates: Path, locale: str | None, bytecode_dir: Path) -> Path:
+    from league.cache import code_version, digest
+    return Path(bytecode_dir) / ("jinja-" + digest(code_version(), jinja2.__version__, locale,
+                                                   str(Path(templates).resolve()))[:20])
+
+
+def _template_names(templates: Path) -> list[str]:
+    """The templates a build compiles (prepare_env), by name."""
+    return sorted(n for n in jinja2.FileSystemLoader(str(templates)).list_templates() if n.endswith((".html", ".xml")))
+
+
+def templates_compiled(templates: Path | None, locale: str | None, bytecode_dir: Path | None) -> bool:
+    """Whether the build cache holds a compiled copy of every template (Jinja2's bytecode cache, one file
+    each), so that prepare_env only reads them back: otherwise it compiles them (~0.13 s for league's)."""
+    if bytecode_dir is None:
+        return False
+    templates = Path(templates) if templates else default_templates()
+    try:
+        kept = sum(1 for n in os.listdir(_bytecode_folder(templates, locale, bytecode_dir)) if n.endswith(".cache"))
+    except OSError:
+        return False
+    return kept >= len(_template_names(templates))
+
+
 def prepare_env(templates: Path | None, locale: str | None, bytecode_dir: Path | None = None) -> jinja2.Environment:
     """The Jinja2 environment with every template compiled (a build does this while its files load)."""
     templates = Path(templates) if templates else default_templates()
     env = _env(templates, locale, bytecode_dir)
-    for name in sorted(env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml")))):
+    for name in _template_names(templates):
         env.get_template(name)
     return env
 
@@ -584,7 +606,7 @@ def player_view(site: Site, pl) -> dict:
                 title=pl.name, quatrilho=history(site, pl.id))
 
 
-PARALLEL_MIN = 1500   # below this many pages, forking costs more than it saves
+PARALLEL_MIN = 100    # below this many pages, forking costs more than it saves
 CHUNK = 16            # pages a process takes at a time (a few milliseconds of work)
 
 

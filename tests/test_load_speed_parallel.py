@@ -27,7 +27,7 @@ def content(tmp_path) -> Path:
 
 
 def _workers(monkeypatch, n: int) -> None:
-    monkeypatch.setattr(L, "_load_workers", lambda tasks, todo: min(n, len(todo)) if todo else 1)
+    monkeypatch.setattr(L, "_load_workers", lambda tasks, todo, busy=False: min(n, len(todo)) if todo else 1)
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -126,6 +126,40 @@ def test_worker_cache_entries_are_read_back(content, tmp_path, monkeypatch):
 def test_small_content_is_loaded_in_one_process(content):
     loader, _ = _load(content)
     assert loader.workers == 1   # the demo is far below PARALLEL_MIN_BYTES: a fork would cost more than it saves
+
+
+def test_small_content_gets_one_worker_while_the_templates_compile(content, monkeypatch):
+    """Below PARALLEL_MIN_BYTES the content loads in one process, unless that process has other work
+    meanwhile (the build compiling its templates): then one worker loads it beside, whatever the cores."""
+    tasks = [L._Task(None, "stage", p, 0) for p in sorted(content.glob("seasons/*/truco/*.yaml"))]
+    todo = list(range(len(tasks)))
+    assert sum(L._size(t.path) for t in tasks) < L.PARALLEL_MIN_BYTES and len(todo) >= L.PARALLEL_MIN_FILES
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert L._load_workers(tasks, todo) == 1
+    assert L._load_workers(tasks, todo, busy=True) == 2
+    assert L._load_workers(tasks, todo[:L.PARALLEL_MIN_FILES - 1], busy=True) == 1   # too few files to share
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert L._load_workers(tasks, todo, busy=True) == 1                               # one core: no fork
+
+
+def test_build_loads_beside_the_template_compilation_only_when_it_compiles(content, tmp_path, monkeypatch):
+    """A first build (nothing compiled in the cache) asks for the worker; a build whose templates are
+    compiled already (a content change that reloads every file: players.yaml) does not."""
+    from league.build import build
+    from league.render import templates_compiled
+    asked = []
+    real = L._load_workers
+    monkeypatch.setattr(L, "_load_workers",
+                        lambda tasks, todo, busy=False: asked.append((busy, len(todo))) or real(tasks, todo, busy))
+    cache = tmp_path / "cache"
+    assert not templates_compiled(None, "pt_BR", cache)
+    build(content, tmp_path / "site", cache_dir=cache, search=False)
+    assert templates_compiled(None, "pt_BR", cache)
+    _edit(content / "players.yaml", "# Jogadores", "# Os jogadores")   # every stage depends on players.yaml
+    build(content, tmp_path / "site", cache_dir=cache, search=False)
+    n = len(list(content.glob("seasons/*/*/*.yaml")))   # every stage and championship, loaded again
+    assert asked == [(True, n), (False, n)]
+    assert not templates_compiled(None, "en", cache)   # the compiled code depends on the locale
 
 
 @pytest.fixture(scope="module")
