@@ -59,3 +59,18 @@ def test_a_whole_site_built_again_from_the_cache_takes_its_index_from_there(tmp_
     shutil.rmtree(site)
     with pytest.raises(AssertionError, match="pagefind ran"):
         build(content, site, templates=ROOT / "templates", cache_dir=cache)
+
+
+@pytest.mark.parametrize("env", [None, "/opt/pagefind/bin/pagefind"])
+def test_the_binary_is_found_where_pagefind_itself_finds_it(monkeypatch, env):
+    """league.search looks the binary up without importing pagefind.service (which imports asyncio):
+    the same path as pagefind.service.get_executable, with and without $PAGEFIND_BINARY_PATH."""
+    pytest.importorskip("pagefind.service")
+    from pagefind.service import get_executable
+    from league.search import _executable
+    if env is None:
+        monkeypatch.delenv("PAGEFIND_BINARY_PATH", raising=False)
+    else:
+        monkeypatch.setenv("PAGEFIND_BINARY_PATH", env)
+    assert _executable() == get_executable()
+    assert env is None or _executable() == Path(env)
