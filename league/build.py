@@ -24,14 +24,14 @@ class BuildReport:
 
 
 def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None, meanwhile=None,
-          meanwhile_busy=None) -> BuildReport:
+          meanwhile_busy=None, meanwhile_share=None) -> BuildReport:
     """Validate and compute everything; raise LeagueError listing every problem. Writes nothing but
     the cache (cache_dir None = the default next to content/, False = no cache). `meanwhile(league)`,
-    `meanwhile_busy(league)`: see Loader.meanwhile."""
+    `meanwhile_busy(league)`, `meanwhile_share(league)`: see Loader.meanwhile."""
     from league.cache import Cache, default_dir
     cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
     loader = Loader(Path(content), cache)
-    loader.meanwhile, loader.meanwhile_busy = meanwhile, meanwhile_busy
+    loader.meanwhile, loader.meanwhile_busy, loader.meanwhile_share = meanwhile, meanwhile_busy, meanwhile_share
     league = loader.load()
     if loader.diags.errors:
         raise LeagueError(loader.diags.sorted())
@@ -242,9 +242,15 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     def busy(league) -> bool:   # whether meanwhile compiles (a first build, new templates) or only reads back
         from league.render import templates_compiled
         return not templates_compiled(templates, league.locale, bytecode_dir)
+
+    def share(league) -> None:   # in a load worker done with its files: the templates from the last one
+        from league.i18n import using
+        from league.render import compile_from_end
+        with using(league.locale):
+            compile_from_end(templates, league.locale, bytecode_dir)
     with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
         dates = pool.submit(git_dates, Path(content))
-        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy)
+        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy, meanwhile_share=share)
         dates = dates.result()
     results = report.results
     flags = (strict, draft, search)

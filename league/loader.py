@@ -41,6 +41,8 @@ class Loader:
         # meanwhile_busy(league): whether meanwhile has real work this time (the templates are not compiled
         # yet, ~0.13 s): then one worker loads even content below PARALLEL_MIN_BYTES while this process does it
         self.meanwhile_busy = None
+        # meanwhile_share(league): what a load worker does of that work once its files are loaded (when busy)
+        self.meanwhile_share = None
         self.fallbacks = 0    # worker shares loaded here instead because the worker failed
 
     def rel(self, path: Path) -> str:
@@ -383,7 +385,8 @@ class Loader:
             workers, units = 1, [todo]
         self.workers = workers
         feed = TaskFeed(len(units)) if workers > 1 else None
-        children = self.start_workers(league, tasks, keys, units, feed, workers - 1) if feed is not None else []
+        share = self.meanwhile_share if busy else None
+        children = self.start_workers(league, tasks, keys, units, feed, workers - 1, share) if feed is not None else []
 
         entries: dict = {}
 
@@ -469,11 +472,12 @@ class Loader:
         return champ, diags
 
     def start_workers(self, league: League, tasks: list[_Task], keys: list, units: list[list[int]], feed: TaskFeed,
-                      n: int) -> list:
+                      n: int, then=None) -> list:
         """Fork n workers. Each takes units from `feed` until none is left (so does this process meanwhile:
         whoever is free takes the next, the biggest first), loads their files (task_fresh), writes their
         cache entries and sends back, unit by unit as it goes (league.workers.StreamWorker), a pickle of
-        ([(task index, pickle of (key, entry))] — the bytes it cached —, the cache's state)."""
+        ([(task index, pickle of (key, entry))] — the bytes it cached —, the cache's state); then runs
+        `then(league)` (a share of meanwhile's work; a failure there is its own: the files are sent)."""
         import pickle
         from importlib import import_module
         for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
@@ -496,6 +500,11 @@ class Loader:
                         self.cache_rankings(tasks, units[u], entries)
                         state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
                         send(pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL))
+                    if then is not None:
+                        try:
+                            then(league)
+                        except Exception:  # noqa: BLE001 - only speed is lost: this process does it all
+                            pass
                 children.append(StreamWorker(work))
             for child in children:   # their readers, once none is left to fork
                 child.start()

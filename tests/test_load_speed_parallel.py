@@ -291,3 +291,43 @@ def test_what_a_failing_worker_sent_before_it_failed_is_kept(archive, monkeypatc
     assert len(set(here)) == len(here) < len(every)   # the first season the worker sent was not loaded again
     from league.compute import compute
     assert api_files(compute(league, loader.diags, None)) == api_files(one.results)
+
+
+def test_a_failure_in_the_workers_share_of_meanwhile_loses_nothing(content, monkeypatch):
+    """meanwhile_share runs in a load worker after it has sent its files: if it fails, the worker still
+    counts as done (nothing is loaded again) and the load is the one-by-one load."""
+    from league.api import api_files
+    one = check(content, cache_dir=False)
+    ran = []
+    marker = content.parent / "share-ran"
+
+    def share(league):
+        ran.append(league.name)   # in the worker: not seen here
+        marker.write_text(str(os.getpid()))
+        raise RuntimeError("boom")
+    loader = Loader(content, None)
+    loader.meanwhile, loader.meanwhile_busy, loader.meanwhile_share = (lambda league: None), (lambda league: True), share
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    league = loader.load()
+    assert loader.workers == 2 and loader.fallbacks == 0 and ran == []
+    assert int(marker.read_text()) != os.getpid()   # it ran, in the worker
+    from league.compute import compute
+    assert api_files(compute(league, loader.diags, None)) == api_files(one.results)
+
+
+def test_templates_compiled_from_both_ends_meet(tmp_path):
+    """compile_from_end compiles from the last template backwards and stops at the first one compiled
+    already (prepare_env, from the first, reads back what it finds): together, each compiled about once."""
+    from league.i18n import using
+    from league.render import _template_names, _env, compile_from_end, default_templates, templates_compiled
+    names = _template_names(default_templates())
+    cache = tmp_path / "cache"
+    with using("pt_BR"):
+        env = _env(default_templates(), "pt_BR", cache)
+        for name in names[:5]:   # the build's process got this far
+            env.get_template(name)
+        assert not templates_compiled(None, "pt_BR", cache)
+        assert compile_from_end(None, "pt_BR", cache) == len(names) - 5
+        assert templates_compiled(None, "pt_BR", cache)
+        assert compile_from_end(None, "pt_BR", cache) == 0
+        assert compile_from_end(None, "pt_BR", None) == 0   # no cache to share them through
