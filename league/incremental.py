@@ -83,7 +83,7 @@ def stage_signatures(res) -> tuple[dict, dict]:
         if name is None:
             name = names[team] = repr(st.teams[team].name if team else "")
         pairs[p.key] = _short(f"{head}\0{p.position!r}\0{p.tied!r}\0{p.points!r}\0{p.disqualified!r}\0"
-                              f"{sorted(p.row.values.items())!r}\0{team!r}\0{name}")
+                              f"{p.row.values!r}\0{team!r}\0{name}")
     return teams, pairs
 
 
