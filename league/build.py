@@ -4,11 +4,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from league.api import api_files
-from league.compute import Results, compute
 from league.errors import Diagnostic, LeagueError, SourceMark
-from league.loader import Loader
+
+if TYPE_CHECKING:   # imported where used: a no-op build stops before it needs the loader (~0.1 s of imports)
+    from league.compute import Results
 
 
 @dataclass
@@ -29,6 +30,8 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
     the cache (cache_dir None = the default next to content/, False = no cache). `meanwhile(league)`,
     `meanwhile_busy(league)`, `meanwhile_share(league)`: see Loader.meanwhile."""
     from league.cache import Cache, default_dir
+    from league.compute import compute
+    from league.loader import Loader
     cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
     loader = Loader(Path(content), cache)
     loader.meanwhile, loader.meanwhile_busy, loader.meanwhile_share = meanwhile, meanwhile_busy, meanwhile_share
@@ -49,6 +52,7 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
 
 def render_files(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
     """The whole site in memory, {path: text or bytes} (tests, `league diff`); `build` streams instead."""
+    from league.api import api_files
     files: dict[str, str | bytes] = {}
     files.update(api_files(results))
     from league.i18n import using
@@ -424,7 +428,7 @@ def _inputs(content: Path, templates: Path | None) -> tuple[dict, dict]:
     read once per build, before anything is loaded: the no-op check, the pages' keys and the record
     all use these (a file edited while the build runs makes the next build run again)."""
     from league.incremental import file_digests
-    from league.render import default_templates
+    from league.paths import default_templates
     content = Path(content)
     return (file_digests(content, content.name or "content"),
             file_digests(Path(templates) if templates else default_templates(), ""))
@@ -434,7 +438,7 @@ def _stamp(content: Path, templates: Path | None, flags, inputs: tuple[dict, dic
     """Hash of every input of a build: content and template files (path and bytes), league's code, flags."""
     import hashlib
     from league.cache import code_version
-    from league.render import default_templates
+    from league.paths import default_templates
     if inputs is None:
         inputs = _inputs(content, templates)
     h = hashlib.sha256(code_version().encode())

@@ -20,6 +20,7 @@ from league.compute import Results, SeasonResult
 from league.explain import NAMES, explain, signed, tie_text
 from league.i18n import L_, _
 from league.models import PairId, pair_slug
+from league.paths import default_templates  # noqa: F401 - also league.render.default_templates, as before
 from league.ranking import Place, StageResult
 from league.rules.truco import pair_points
 
@@ -32,11 +33,6 @@ SEARCH_KINDS = {"player.html": L_("Jogador"), "pair.html": L_("Dupla"), "club.ht
                 "team.html": L_("Equipe"), "stage.html": L_("Etapa"), "championship.html": L_("Campeonato")}
 
 
-def default_templates() -> Path:
-    local = Path("templates")
-    if (local / "base.html").exists():
-        return local
-    return Path(__file__).resolve().parent.parent / "templates"
 
 
 def date_br(d: dt.date | None) -> str:

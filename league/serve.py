@@ -201,7 +201,7 @@ class DevServer:
 
     def __init__(self, content: Path, out: Path, templates: Optional[Path] = None, port: int = 8000,
                  interval: float = 0.5, echo: Callable[[str], None] = lambda s: click.echo(s, err=True)):
-        from league.render import default_templates
+        from league.paths import default_templates
         self.content = Path(content)
         self.out = Path(out)
         self.templates = Path(templates) if templates else default_templates()
