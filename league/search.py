@@ -384,7 +384,7 @@ def _executable() -> Path | None:
     """The pagefind binary of the `pagefind[bin]` package (or $PAGEFIND_BINARY_PATH, or one on PATH), found
     as pagefind.service.get_executable finds it — without importing that module, which imports asyncio
     (~10 ms of every build; tests/test_search_index.py checks both find the same binary)."""
-    if importlib.util.find_spec("pagefind") is None:
+    if not available():
         return None
     env = os.environ.get("PAGEFIND_BINARY_PATH")
     if env is not None:
