@@ -114,6 +114,8 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, strea
             kept_files += [f"{rel_dir}/{n}" for n in names]
         writer.keep(sorted(kept_files))
         writer.put(SEARCH_DIGEST, digest)
+        if cache is not None:   # the cached index is this one still: used (kept by Cache.prune)
+            cache.touch(_search_cache_key())
         return None
     last = cache.get(_search_cache_key()) if cache is not None else None
     if isinstance(last, tuple) and len(last) == 2 and last[0] == digest:
@@ -366,6 +368,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         report.seconds = time.perf_counter() - started
         if cache_dir is not False:
             _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
+            _prune_cache(content, cache_dir, templates, results.league.locale)
         return report
     finally:   # run_plan left the heap frozen: handed back now, not in the middle of the last steps
         gc.unfreeze()
@@ -510,6 +513,16 @@ def _forget_build(content, out, cache_dir) -> None:
     cache = _cache(content, cache_dir)
     cache.put(_stamp_key(out), None)
     cache.put(_record_key(out), None)
+
+
+def _prune_cache(content, cache_dir, templates, locale) -> int:
+    """After a build (which read or wrote every entry it needs): what no build has used for a day goes
+    (league.cache.Cache.prune), except this build's compiled templates."""
+    from league.paths import default_templates
+    from league.render import _bytecode_folder
+    folder = _bytecode_folder(Path(templates) if templates else default_templates(), locale,
+                              _cache_dir(content, cache_dir))
+    return _cache(content, cache_dir).prune(keep=(folder,))
 
 
 def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None,

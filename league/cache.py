@@ -16,6 +16,8 @@ from league import __version__
 
 _CODE: Optional[str] = None
 FORMAT = 1
+# an entry that no build has read or written for this long is deleted by the next build (Cache.prune)
+UNUSED_FOR = 24 * 3600
 
 
 def code_version() -> str:
@@ -135,7 +137,57 @@ class Cache:
             self.misses += 1
             return None
         self.hits += 1
+        self.touch(key)
         return value
+
+    def touch(self, key: str) -> None:
+        """Mark the entry under `key` used now (prune() keeps what a build has read or written lately)."""
+        if self.dir is None:
+            return
+        try:
+            os.utime(self._path(key))
+        except OSError:
+            pass
+
+    def prune(self, keep: tuple = (), now: Optional[float] = None) -> int:
+        """Delete what no build has read or written for UNUSED_FOR seconds (an edited file's old entries,
+        a previous league's, a record of an out/ folder not built since, a write cut short), so that the
+        cache stays the size of what is built from it: `league serve` makes new entries at every save.
+        Jinja2's compiled templates (jinja-* folders: one per league version, locale and templates
+        folder) go whole when not written for as long, except the folders in `keep` (this build's: Jinja2
+        reads its files without touching them). Returns how many entries and folders were deleted; a
+        file another build deletes or writes meanwhile is left to it."""
+        if self.dir is None:
+            return 0
+        import shutil
+        import time
+        cutoff = (time.time() if now is None else now) - UNUSED_FOR
+        kept = {os.path.abspath(k) for k in keep}
+        removed = 0
+        try:
+            top = list(os.scandir(self.dir))
+        except OSError:
+            return 0
+        for d in top:
+            try:
+                if not d.is_dir(follow_symlinks=False):
+                    continue
+                if len(d.name) == 2 and all(c in "0123456789abcdef" for c in d.name):
+                    for e in os.scandir(d.path):
+                        if (e.name.endswith(".pkl") or ".tmp" in e.name) and \
+                                e.stat(follow_symlinks=False).st_mtime < cutoff:
+                            try:
+                                os.unlink(e.path)
+                                removed += 1
+                            except OSError:
+                                pass
+                elif (d.name.startswith("jinja-") and os.path.abspath(d.path) not in kept
+                      and d.stat(follow_symlinks=False).st_mtime < cutoff):
+                    shutil.rmtree(d.path, ignore_errors=True)
+                    removed += 1
+            except OSError:
+                continue
+        return removed
 
     def put(self, key: str, value: Any) -> None:
         if self.dir is None:

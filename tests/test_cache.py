@@ -53,3 +53,71 @@ def test_changed_stage_is_recomputed_not_served_from_cache(tmp_path):
     # an in-progress stage awards no ranking points (rules.md): etapa-1 disappears from the club ranking
     assert all("etapa-1" not in e.stages for e in after.results.seasons[0].clubs)
     assert any("etapa-1" in e.stages for e in before.results.seasons[0].clubs)
+
+
+def _age(path: Path, seconds: float) -> None:
+    import os
+    import time
+    t = time.time() - seconds
+    os.utime(path, (t, t))
+
+
+def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp_path):
+    # league.cache.UNUSED_FOR = 24 h. Everything is made 2 days old by hand; the next build reads every
+    # entry it needs (which marks them used), writes its record, then prunes: only the entries of
+    # content that no longer exists (an edited stage's previous version, a stray write) are deleted.
+    import shutil
+    from league.cache import UNUSED_FOR
+    assert UNUSED_FOR == 24 * 3600
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    cache = tmp_path / "cache"
+    build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    first = {p.name for p in cache.rglob("*.pkl")}
+    stage = content / "seasons" / "2026" / "truco" / "etapa-1.yaml"
+    stage.write_text(stage.read_text(encoding="utf-8") + "\n# revisado\n", encoding="utf-8")
+    build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    second = {p.name for p in cache.rglob("*.pkl")}
+    assert second > first, "an edit adds entries (the stage's new version, its season's rankings)"
+    stray = cache / "ab" / ("ab" + "0" * 62 + ".tmp123")
+    stray.parent.mkdir(exist_ok=True)
+    stray.write_bytes(b"a write cut short")
+    old_jinja = cache / "jinja-0123456789abcdef0123"
+    old_jinja.mkdir()
+    (old_jinja / "__jinja2_x.cache").write_bytes(b"compiled by another league version")
+    for p in [*cache.rglob("*"), old_jinja]:
+        _age(p, 2 * 24 * 3600)
+    stage.write_text(stage.read_text(encoding="utf-8") + "# de novo\n", encoding="utf-8")
+    report = build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    third = {p.name for p in cache.rglob("*.pkl")}
+    # what the third build used is kept (and used again: a check with the same cache hits every file)
+    assert len(third) == len(first), (len(first), len(second), len(third))
+    assert not stray.exists() and not old_jinja.exists()
+    assert [p.name for p in cache.glob("jinja-*")] != [], "this build's compiled templates stay"
+    assert report.pages > 0
+    from league.cache import Cache
+    again = Cache(cache)
+    from league.loader import Loader
+    Loader(content, again).load()
+    assert again.misses == 0 and again.hits > 0
+
+
+def test_an_entry_used_lately_by_another_build_is_kept(tmp_path):
+    # two content folders may share one cache ($LEAGUE_CACHE_DIR): a build deletes only what no build
+    # has used for a day, so the other folder's fresh entries (here: an hour old) stay
+    from league.cache import Cache
+    cache = tmp_path / "cache"
+    other = Cache(cache)
+    other.put("cd" + "1" * 62, {"from": "another content folder"})
+    entry = cache / "cd" / ("cd" + "1" * 62 + ".pkl")
+    _age(entry, 3600)
+    build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    assert entry.exists()
+    _age(entry, 25 * 3600)
+    assert Cache(cache).get("cd" + "1" * 62) == {"from": "another content folder"}, \
+        "read back: used now, so kept"
+    build(ROOT / "content", tmp_path / "site2", templates=ROOT / "templates", cache_dir=cache)
+    assert entry.exists()
+    _age(entry, 25 * 3600)
+    build(ROOT / "content", tmp_path / "site3", templates=ROOT / "templates", cache_dir=cache)
+    assert not entry.exists()

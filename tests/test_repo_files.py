@@ -121,6 +121,72 @@ def test_built_site_fits_the_headers(tmp_path):
             assert not (loads and re.search(r'href="(?:https?:)?//', tag)), f"{rel}: recurso de outra origem {tag}"
 
 
+
+# a stand-in for Netlify Build's utils.cache (@netlify/cache-utils): restore copies a saved path back unless it
+# exists already, save copies it away; both say whether they did. Netlify's container is `base`; its cache
+# survives the container (`store`).
+_NETLIFY_HARNESS = r"""
+const fs = require("fs"), path = require("path");
+const [pluginDir, base, store, event] = process.argv.slice(2);
+process.chdir(base);
+const calls = [];
+const cache = {
+  async restore(p) { calls.push(["restore", p]); const from = path.join(store, p);
+    if (fs.existsSync(p) || !fs.existsSync(from)) return false;
+    fs.cpSync(from, p, {recursive: true, preserveTimestamps: true}); return true; },
+  async save(p) { calls.push(["save", p]); if (!fs.existsSync(p)) return false;
+    fs.rmSync(path.join(store, p), {recursive: true, force: true});
+    fs.cpSync(p, path.join(store, p), {recursive: true, preserveTimestamps: true}); return true; },
+};
+require(path.resolve(pluginDir, "index.js"))[event]({utils: {cache}}).then(
+  () => console.log(JSON.stringify(calls)), (e) => { console.error(e); process.exit(1); });
+"""
+
+
+def test_netlify_keeps_the_build_cache_between_builds(netlify, tmp_path):
+    """netlify/plugins/league-cache restores league's cache (.league-cache/ beside content/, league's
+    default) before the build command and saves it after: a build in a new container then reads every
+    unchanged file from the cache instead of parsing it."""
+    import json
+    import shutil
+    import subprocess
+    from league.cache import Cache, default_dir
+    from league.loader import Loader
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node (Netlify runs build plugins with Node.js) is not installed")
+    (plugin,) = netlify["plugins"]
+    plugin_dir = REPO / plugin["package"]
+    assert yaml.safe_load((plugin_dir / "manifest.yml").read_text(encoding="utf-8"))["name"] == "league-cache"
+    (tmp_path / "harness.js").write_text(_NETLIFY_HARNESS, encoding="utf-8")
+    store = tmp_path / "netlify-cache"
+    store.mkdir()
+
+    def container():   # a fresh clone of the repository: its content, no cache, no site
+        base = tmp_path / "container"
+        shutil.rmtree(base, ignore_errors=True)
+        shutil.copytree(REPO / "content", base / "content")
+        return base
+
+    def event(base, name):
+        got = subprocess.run([node, str(tmp_path / "harness.js"), str(plugin_dir), str(base), str(store), name],
+                             capture_output=True, text=True, check=True)
+        return json.loads(got.stdout.strip().splitlines()[-1])
+
+    base = container()
+    cache_dir = default_dir(base / "content")
+    assert cache_dir == base / ".league-cache"
+    assert event(base, "onPreBuild") == [["restore", ".league-cache"]] and not cache_dir.exists()
+    build(base / "content", base / "site")          # the build command: `league build`, the default cache
+    assert event(base, "onPostBuild") == [["save", ".league-cache"]]
+
+    base = container()   # the next build, in a new container
+    event(base, "onPreBuild")
+    cache = Cache(cache_dir)
+    Loader(base / "content", cache).load()
+    assert cache.hits > 0 and cache.misses == 0, "every file of the unchanged content comes from the cache"
+
+
 # ---------------------------------------------------------------- .github/workflows/check.yml
 
 def steps(workflow: dict) -> list[dict]:
