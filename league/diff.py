@@ -102,10 +102,9 @@ def _pair_label(players: list[str], names: dict) -> str:
 
 def snapshot(results) -> list[Table]:
     """Every table the site publishes, as comparable entries, in the order a reader meets them."""
-    from league.api import api_files, ranking_json, stage_json
+    from league.api import quatrilho_api_files, ranking_json, stage_json
     clubs, players = _names(results.league)
     tables: list[Table] = []
-    api = None
     for sr in results.seasons:
         year = sr.season.year
         rk = ranking_json(sr)
@@ -155,10 +154,8 @@ def snapshot(results) -> list[Table]:
                 t.entries[key] = Entry(key, _pair_label(e["players"], players), e["position"], e["tied"],
                                        {k: e[k] for k, _ in t.metrics})
             tables.append(t)
-        if getattr(sr, "championships", None):
-            if api is None:
-                api = api_files(results)
-            tables += _quatrilho_tables(sr, api, players)
+        if getattr(sr, "championships", None):   # the season's Quatrilho files only (not every CSV of the site)
+            tables += _quatrilho_tables(sr, quatrilho_api_files(sr), players)
     return tables
 
 
@@ -461,13 +458,16 @@ def diff(rev: str, content: Path, shown: Optional[str] = None) -> DiffResult:
     """Compares the content at REV with the working tree. Raises LeagueError if the working tree has errors,
     GitError if git cannot give REV."""
     from league.build import check
+    from league.cache import default_dir
     new = check(content)  # the working tree first: its errors are what the editor must fix
     with tempfile.TemporaryDirectory(prefix="league-diff-") as tmp:
         old_dir, short, problem = materialise(rev, content, Path(tmp))
         old_tables: list[Table] = []
         if old_dir is not None:
-            try:
-                old_tables = snapshot(check(old_dir).results)
+            try:   # with the working tree's cache: its entries are keyed by what they are made of (bytes, the
+                # path inside the content folder, the files they refer to…), so every file REV has as it is
+                # now is read from there, not parsed again (the content folder is extracted under its own name)
+                old_tables = snapshot(check(old_dir, cache_dir=default_dir(content)).results)
             except LeagueError as exc:
                 n = sum(1 for d in exc.diagnostics if d.level == "error")
                 problem = f"o conteúdo em {rev} tem {n} erro(s) e não pôde ser calculado"

@@ -217,3 +217,28 @@ def test_quatrilho_championship_and_state_qualifiers(repo):
     assert "\nTemporada 2026 — classificados ao estadual do Quatrilho\n" in out
     assert f"  Quatrilheiro 4 (1º, {name}): entra nos classificados ao estadual\n" in out
     assert f"  Quatrilheiro 1 (1º, {name}): sai dos classificados ao estadual\n" in out
+
+
+def test_the_revision_reads_what_it_shares_with_the_working_tree_from_its_cache(repo, monkeypatch):
+    # the PR workflow runs `league check` (which fills .league-cache/ beside content/), then `league diff`:
+    # both sides read the cache, so the only file parsed is the edited stage as it was at REV
+    import textwrap
+    write_stage(repo, textwrap.dedent(stage()).replace("1ª Etapa", "2ª Etapa").replace("2026-03-14", "2026-04-11"),
+                sid="etapa-2")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "etapa 2")
+    write_stage(repo, stage(bb_cc_home_wins=2))
+    assert run("check", "--content", repo / "content").exit_code == 0
+    from league.loader import Loader
+    parsed = []
+    fresh = Loader.task_fresh
+
+    def task_fresh(self, league, task, key):
+        parsed.append(task.path.name)
+        return fresh(self, league, task, key)
+    monkeypatch.setattr(Loader, "task_fresh", task_fresh)
+    res = run("diff", "HEAD", "--content", repo / "content")
+    assert res.exit_code == 0, res.output
+    assert "Clube CC: 3º → 2º na classificação da 1ª Etapa (+4 pts)" in res.output
+    assert parsed == ["etapa-1.yaml"], parsed
+    assert "2ª Etapa (2026) —" not in res.output   # the stage read from the cache did not change
