@@ -215,6 +215,21 @@ def test_workflow_checks_content_and_runs_tests(workflow, netlify):
     assert "continue-on-error" not in s[check]
 
 
+def test_workflow_keeps_the_league_cache_between_runs(workflow, monkeypatch):
+    # restored before `league check` (which fills it) and `league diff` (which reads it for both sides);
+    # a new key each run, since a saved cache is never replaced; the latest one is restored
+    s = steps(workflow)
+    cache = next(st for st in s if st.get("uses", "").startswith("actions/cache@"))
+    assert cache["with"]["path"] == ".league-cache"
+    from league.cache import default_dir
+    monkeypatch.delenv("LEAGUE_CACHE_DIR", raising=False)
+    assert default_dir(REPO / "content") == REPO / cache["with"]["path"]   # where league puts it
+    assert cache["with"]["key"] == "league-cache-${{ github.run_id }}"
+    assert cache["with"]["restore-keys"] == "league-cache-"
+    runs = [st.get("run", "") for st in s]
+    assert s.index(cache) < runs.index("league check --format github")
+
+
 def test_workflow_summarises_the_ranking_changes_for_the_reviewer(workflow):
     s = steps(workflow)
     diff = next(st for st in s if "league diff" in st.get("run", ""))
