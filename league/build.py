@@ -520,9 +520,12 @@ def _prune_cache(content, cache_dir, templates, locale) -> int:
     (league.cache.Cache.prune), except this build's compiled templates."""
     from league.paths import default_templates
     from league.render import _bytecode_folder
-    folder = _bytecode_folder(Path(templates) if templates else default_templates(), locale,
-                              _cache_dir(content, cache_dir))
-    return _cache(content, cache_dir).prune(keep=(folder,))
+    try:   # housekeeping: never the reason a build that wrote its site fails
+        folder = _bytecode_folder(Path(templates) if templates else default_templates(), locale,
+                                  _cache_dir(content, cache_dir))
+        return _cache(content, cache_dir).prune(keep=(folder,))
+    except Exception:  # noqa: BLE001
+        return 0
 
 
 def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None,
