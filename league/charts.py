@@ -199,8 +199,11 @@ class Charts:
         self.site = site
         self.files: dict[str, str] = {}
         self._clubs: Optional[dict] = None
+        self.touched: Optional[list] = None   # when a list: each chart's path is appended as it is made
 
     def _keep(self, path: str, svg: str, alt: str, width: int, height: int) -> dict:
+        if self.touched is not None:
+            self.touched.append(path)
         self.files[path] = svg
         return {"url": self.site.root + path, "alt": alt, "width": width, "height": height}
 

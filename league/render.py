@@ -446,12 +446,8 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     from league.charts import Charts
     charts = common["charts"] = Charts(results, site)
     touched: list = []   # the chart files the page being rendered asked for (kept with it on a rebuild)
-    keep_chart = charts._keep
-
-    def _keep(path, *args, **kw):
-        touched.append(path)
-        return keep_chart(path, *args, **kw)
-    charts._keep = _keep
+    charts.touched = touched   # (a list, not a wrapper of charts._keep: that closure would make a reference
+    # cycle holding the whole results, which a long-lived process such as league serve would keep)
     urls: list[str] = []
     keys = None
     if keys_for is not None:

@@ -97,3 +97,25 @@ def test_a_rebuild_in_two_processes_counts_each_file_once(tmp_path, monkeypatch)
     assert 0 < two.rendered < two.pages and two.rendered == one.rendered
     assert (two.files, two.written, two.unchanged) == (one.files, one.written, one.unchanged)
     assert two.files == two_files == one_files == one.files
+
+
+def test_a_build_leaves_no_reference_cycle_holding_its_results(tmp_path):
+    # league serve builds again and again in one process. The loaded content is frozen for the collector
+    # during a build (league.cache.gc_paused), so its full passes, which alone free reference cycles, come
+    # rarely: a cycle through the results (Charts wrapped by a closure over its own method) kept every
+    # rebuild's whole results alive — on the 20-season archive +100 MB and +530,000 objects a rebuild,
+    # 1.4 GB after 12 edits. Reference counting alone must free a build's results once its report is gone.
+    import gc
+    import weakref
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        report = build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates",
+                       cache_dir=tmp_path / "cache", search=False)
+        results = weakref.ref(report.results)
+        del report
+        assert results() is None, [type(r).__name__ for r in gc.get_referrers(results())]
+    finally:
+        if was:
+            gc.enable()
