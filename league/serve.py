@@ -10,6 +10,7 @@ out/ (and at ?__league=anterior) until the content is fixed.
 from __future__ import annotations
 
 import functools
+import gc
 import html
 import json
 import os
@@ -257,6 +258,12 @@ class DevServer:
                       f"(e em {self.url}?{PREVIOUS}).")
         else:
             self.echo(f"site reconstruído em {time.monotonic() - start:.1f} s (versão {version}).")
+        # A build leaves a few reference cycles (Jinja2's environment of each build: ~0.3 MB). Only the
+        # collector's full pass frees them, and in a process that builds again and again it hardly ever
+        # comes (a build freezes its loaded content for the collector): 30 rebuilds of one season, none.
+        # Run it now, once the browser has been told to reload (15 ms for one season, ~0.1 s for 20).
+        report = None
+        gc.collect()
         return not errors
 
     def watched(self) -> list[Path]:

@@ -220,3 +220,21 @@ def test_command_line(tmp_path):
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+def test_rebuilding_again_and_again_keeps_the_memory_flat(tmp_path):
+    # league serve rebuilds at every save for hours. Each build leaves a few reference cycles (Jinja2's
+    # environment); with the loaded content frozen for the collector during builds, its full pass — the
+    # only one that frees them — never came in 30 rebuilds of one season (+0.3 MB each). The server runs
+    # it after every rebuild: the live objects stay where they were (before: ~300–400 more a rebuild here).
+    import gc
+    content = copy_base(tmp_path / "src")
+    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1, echo=lambda s: None)
+    counts = []
+    for i in range(6):
+        (content / STAGE).write_text((content / STAGE).read_text(encoding="utf-8") + f"\n# {i}\n",
+                                     encoding="utf-8")
+        assert srv.rebuild()
+        counts.append(len(gc.get_objects()))
+    growth = [b - a for a, b in zip(counts[1:], counts[2:])]
+    assert max(growth) < 100, (counts, growth)
