@@ -59,3 +59,19 @@ def test_a_pair_with_a_failed_build_is_left_out_and_an_even_count_takes_the_midd
     assert "median **1.50×**" in run.report(rows, meta)
     even = [r for r in rows if r.get("pair") != 3]
     assert "median **1.75×**" in run.report(even, meta)
+
+
+def test_league_serve_rebuilds_are_a_line_under_the_table_with_the_memory_growth():
+    run = _bench_run()
+    # 4 rebuilds: 1.20, 0.80, 0.70, 0.90 s → median (0.80 + 0.90) / 2 = 0.85 s; memory after each
+    # 250, 252, 253, 254 MB → growth after the first (254 − 252) / 2 = +1.0 MB a rebuild; peak 300 MB ≤ 400
+    serve = _row("league", "serve", 4.0, pages=0)
+    serve["maxrss_kb"] = 300 * 1024
+    serve["serve"] = {"seconds": [1.2, 0.8, 0.7, 0.9], "rss_mb": [250.0, 252.0, 253.0, 254.0]}
+    rows = [_row("league", "cold", 5.0), serve]
+    text = run.report(rows, {"date": "2026-12-01 16:00", "machine": "2 cores", "league": "abc", "hugo": None,
+                             "timer": "GNU time -v"})
+    assert not [line for line in text.splitlines() if line.startswith("| 20 | league serve")]
+    assert ("- league serve, 4 rebuilds in one process, each after a one-board edit (bench/rebuilds.py): median "
+            "**0.85 s** a rebuild (the first 1.20 s); memory after the first 250 MB, after the last 254 MB "
+            "(+1.0 MB a rebuild after the first), peak 300 MB (≤ 400 MB: met)") in text
