@@ -262,7 +262,7 @@ class DevServer:
         # collector's full pass frees them, and in a process that builds again and again it hardly ever
         # comes (a build freezes its loaded content for the collector): 30 rebuilds of one season, none.
         # Run it now, once the browser has been told to reload (15 ms for one season, ~0.1 s for 20).
-        report = None
+        report = None   # this build's results go now, by reference counting: the pass then walks only the rest
         gc.collect()
         return not errors
 
