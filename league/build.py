@@ -262,7 +262,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     flags = (strict, draft, search)
     from league.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
-    from league.render import plan_site, resolve_keys, run_plan, workers_for
+    from league.render import plan_site, resolve_keys, run_plan
     from league.writer import SiteWriter
     import gc
     try:
@@ -305,23 +305,15 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     index = (streamed, None, None)
                     order = _StubOrder(streamed, plan.jobs)
                 total = len(plan.jobs)
-                n = workers_for(total)
-                done = [0]
-
-                def emit(path, html):
-                    writer.put(path, html)
-                    if path.endswith(".svg"):   # a chart, emitted with its page
-                        return
-                    done[0] += 1
-                    if progress and done[0] % 100 == 0:
-                        progress("gerando páginas", min(done[0] * n, total), total)
                 if progress:
                     progress("gerando páginas", 0, total)
                 forked_at = writer.stats.mark()   # a worker sends back only what it wrote itself
-                meta, chart_files, worker_stats = run_plan(plan, emit,
+                meta, chart_files, worker_stats = run_plan(plan, writer.put,
                                                            worker_done=lambda: writer.stats.since(forked_at),
                                                            on_stub=order.put if order is not None else None,
-                                                           emit_charts=True, unfreeze=False)
+                                                           emit_charts=True, unfreeze=False,
+                                                           progress=(lambda jobs: progress("gerando páginas", jobs,
+                                                                                           total)) if progress else None)
                 for st in worker_stats:
                     writer.stats.merge(st)
                 if helper is not None:

@@ -24,30 +24,50 @@ def _print_diags(diags, fmt: str) -> None:
 
 
 class _Progress:
-    """A bar on the terminal for builds that take a while: a phase line, then a bar while writing."""
+    """A bar on the terminal for builds that take a while: a phase line, then a bar while the pages are
+    made, which only moves forward and ends at 100 %; a later phase ends it. Drawn by the build's own
+    process only (league.render.run_plan: a forked worker is never handed it). Quiet when the build
+    finishes within `quiet_for` seconds."""
 
-    def __init__(self) -> None:
+    def __init__(self, file=None, quiet_for: float = 1.0) -> None:
         import time
         self.start = time.monotonic()
+        self.file = file if file is not None else sys.stderr
+        self.quiet_for = quiet_for
         self.bar = None
         self.phase = None
+        self.last = 0
+        self.ended: set = set()   # the phases whose bar has ended (not drawn again)
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         import time
-        if time.monotonic() - self.start < 1.0 and self.bar is None:
+        if self.bar is not None and phase != self.phase:
+            self.close()   # the bar's phase is over
+        if self.bar is None and time.monotonic() - self.start < self.quiet_for:
+            self.phase = phase
             return  # short builds stay quiet
-        if total and self.bar is None:
-            self.bar = click.progressbar(length=total, label=phase, file=sys.stderr)
+        if total and self.bar is None and phase not in self.ended:
+            self.bar = click.progressbar(length=total, label=phase, file=self.file, show_eta=False, show_pos=True,
+                                          show_percent=True)
             self.bar.__enter__()
             self.last = 0
         if self.bar is not None:
-            self.bar.update(done - self.last)
-            self.last = done
+            done = min(done, total)
+            if done > self.last:   # never backwards
+                self.bar.update(done - self.last)
+                self.last = done
             if done >= total:
-                self.bar.__exit__(None, None, None)
-        elif phase != self.phase:
-            click.echo(f"{phase}…", err=True)
+                self.close()
+        elif not total and phase != self.phase:
+            click.echo(f"{phase}…", file=self.file)
         self.phase = phase
+
+    def close(self) -> None:
+        """Ends the bar where it is (a later phase, the build's end, an error)."""
+        if self.bar is not None:
+            bar, self.bar = self.bar, None
+            self.ended.add(self.phase)
+            bar.__exit__(None, None, None)
 
 
 # subcommands imported only when used: `league build` does not pay for the schema exporter, the draw,
@@ -85,9 +105,14 @@ def main() -> None:
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league.build import build as do_build
+    progress = _Progress() if sys.stderr.isatty() else None
     try:
-        report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
-                          progress=_Progress() if sys.stderr.isatty() else None, skip_unchanged=True)
+        try:
+            report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
+                              progress=progress, skip_unchanged=True)
+        finally:   # the bar ends before anything else is printed (an error too)
+            if progress is not None:
+                progress.close()
     except LeagueError as exc:
         _print_diags(exc.diagnostics, "text")
         n = sum(1 for d in exc.diagnostics if d.level == "error")

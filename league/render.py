@@ -636,9 +636,19 @@ def _units(jobs: list, pages_only: bool = False) -> list[list[int]]:
     return units
 
 
-def _taken(feed, units):
+def _taken(feed, units, on_unit=None):
     for u in feed.take():
+        if on_unit is not None:
+            on_unit()
         yield from units[u]
+
+
+def _counted(indices, progress, every: int = CHUNK):
+    """`indices`, telling `progress` how many were taken, every `every` (one process: the count is exact)."""
+    for k, i in enumerate(indices):
+        if k % every == 0:
+            progress(k)
+        yield i
 
 
 def render_page(plan: SitePlan, job) -> str:
@@ -771,7 +781,7 @@ def workers_for(n_jobs: int) -> int:
 
 
 def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=None,
-             emit_charts: bool = False, unfreeze: bool = True) -> tuple[dict, dict, list]:
+             emit_charts: bool = False, unfreeze: bool = True, progress=None) -> tuple[dict, dict, list]:
     """Render every page of `plan`: in this process, or, when the site is large, in it and forked workers,
     each taking the next run of pages from a TaskFeed when it is free and emitting what it renders (no
     process ever holds the whole site's HTML). `emit`
@@ -782,6 +792,8 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     `unfreeze=False` leaves the heap frozen (gc.freeze, before the fork) for the caller to unfreeze when it
     is done: handed back at once, the loaded content is walked by the next full collection (0.4 s on the
     archive, in the middle of a build's last steps).
+    `progress(jobs)`, in this process only (a worker draws nothing: it would draw a bar of its own over
+    this one's), is told how many of the jobs every process has taken so far, and len(plan.jobs) at the end.
     Returns ({page: (key, charts, search stub)}, chart files, worker results)."""
     n = workers_for(len(plan.jobs))
     # while pagefind is fed, the files that are not pages (the API) are made here once the workers are
@@ -790,7 +802,10 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     after = [i for i, job in enumerate(plan.jobs) if job[1] is None] if on_stub is not None else []
     units = _units(plan.jobs, pages_only=bool(after))
     if n == 1 or len(units) < 2:
-        meta = _share(plan, range(len(plan.jobs)), emit, on_stub, emit_charts)
+        indices = range(len(plan.jobs))
+        meta = _share(plan, _counted(indices, progress) if progress else indices, emit, on_stub, emit_charts)
+        if progress:
+            progress(len(plan.jobs))
         return meta, dict(plan.charts.files), []
     import gc
     from league.workers import TaskFeed, fork_result, join_result, kill_worker, widen_pipe
@@ -798,6 +813,13 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
     feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
+    on_unit = None
+    if progress is not None:   # the units are taken in order: those no process has taken are the last ones
+        import itertools
+        upto = list(itertools.accumulate((len(u) for u in units), initial=0))   # jobs in the first k units
+
+        def on_unit():
+            progress(upto[len(units) - feed.left()])
     # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared. No
     # gc.collect() first: it walked everything made since the load was frozen (the plan, the results:
     # 0.07 s on the archive, with the other core idle) and found nothing to free (the content makes no
@@ -831,10 +853,10 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
                 for i in indices:
                     relay.poll()
                     yield i
-            stubs = _share(plan, polled(_taken(feed, units)), emit, on_stub, emit_charts)
+            stubs = _share(plan, polled(_taken(feed, units, on_unit)), emit, on_stub, emit_charts)
             relay.drain()
         else:
-            stubs = _share(plan, _taken(feed, units), emit, emit_charts=emit_charts)
+            stubs = _share(plan, _taken(feed, units, on_unit), emit, emit_charts=emit_charts)
         chart_files = dict(plan.charts.files)
         extra = []
         for pid, r in children:
@@ -845,6 +867,8 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
         children = []
         if after:
             stubs.update(_share(plan, after, emit, None, emit_charts))   # files, no charts
+        if progress is not None:
+            progress(len(plan.jobs))
     finally:
         if unfreeze:
             gc.unfreeze()
