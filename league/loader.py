@@ -44,6 +44,9 @@ class Loader:
         # meanwhile_share(league): what a load worker does of that work once its files are loaded (when busy)
         self.meanwhile_share = None
         self.fallbacks = 0    # worker shares loaded here instead because the worker failed
+        # progress(files, total): how many of the stage and championship files to load (not in the cache)
+        # every process has taken so far, told in this process only (the build's bar on a terminal)
+        self.progress = None
 
     def rel(self, path: Path) -> str:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
@@ -396,11 +399,20 @@ class Loader:
                 self.cache.put(key, value)
             entries[i] = (key, value)
             done[i] = self.task_use(league, tasks[i], key, value)
+        progress = self.progress if todo else None
+        if progress is not None:
+            import itertools
+            upto = list(itertools.accumulate((len(u) for u in units), initial=0))   # files in the first k units
+            progress(0, len(todo))
         try:
             if children and self.meanwhile is not None:
                 self.meanwhile(league)
             for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
-                for i in units[u]:
+                if progress is not None and feed is not None:   # the units are taken in order
+                    progress(upto[len(units) - feed.left()], len(todo))
+                for k, i in enumerate(units[u]):
+                    if progress is not None and feed is None:
+                        progress(k, len(todo))
                     load_here(i)
                 if children:   # its seasons ranked now, as the workers do, not after them with a core idle
                     self.cache_rankings(tasks, units[u], entries)
@@ -409,6 +421,8 @@ class Loader:
             while children:
                 self.finish_worker(league, tasks, done, children[0])
                 children = children[1:]
+            if progress is not None:
+                progress(len(todo), len(todo))
         finally:
             for child in children:   # an error here: leave no worker behind
                 child.kill()

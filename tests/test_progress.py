@@ -1,5 +1,6 @@
-"""The progress bar of `league build` on a terminal (issue 6: a build longer than ~2 s shows one): one bar,
-drawn by the build's own process only, that moves forward and ends at 100 %, then the next phase's line.
+"""The progress bar of `league build` on a terminal (issue 6: a build longer than ~2 s shows one): a bar for
+the files being read, then one for the pages, each drawn by the build's own process only, moving forward to
+100 %, then the next phase's line.
 
 Until this test, a forked render worker inherited the bar and drew its own copy over it: on the 20-season
 archive the terminal showed two bars taking turns (17 %, 11 %, 19 %, 13 % …), and the next phase
@@ -73,11 +74,16 @@ def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(tmp_path):
     assert workers_for(report.pages) > 1 or os.cpu_count() == 1
     bars = _bars(text)
     assert bars, text
-    assert {label for label, _ in bars} == {"gerando páginas"}, bars
-    percents = [p for _, p in bars]
-    assert percents == sorted(percents), percents   # one bar, never backwards (two bars took turns)
-    assert percents[-1] == 100, percents
-    assert percents[0] == 0, percents
+    # first the files being read (the 7 stage and championship files, shared out to a load worker: the
+    # templates are compiled meanwhile), then the pages; each phase one bar, from 0 % to 100 %
+    labels = [label for label, _ in bars]
+    assert labels == sorted(labels, key=["lendo o conteúdo", "gerando páginas"].index), labels
+    assert set(labels) == {"lendo o conteúdo", "gerando páginas"}, labels
+    for phase in set(labels):
+        percents = [p for label, p in bars if label == phase]
+        assert percents == sorted(percents), (phase, percents)   # never backwards (two bars took turns)
+        assert percents[0] == 0 and percents[-1] == 100, (phase, percents)
+    assert re.search(r"lendo o conteúdo\s+\[#+\]\s+7/7", text), text
     # the next phase is a line of its own after the finished bar, which is not drawn again
     tail = text[text.rindex("100%"):]
     assert "escrevendo…" in tail and "%" not in tail[len("100%"):], tail
