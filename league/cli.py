@@ -143,8 +143,13 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
 def check(content: Path, fmt: str, strict: bool) -> None:
     """Valida e calcula tudo, sem escrever nada."""
     from league.build import check as do_check
+    progress = _Progress() if sys.stderr.isatty() else None   # the files being read, as in league build
     try:
-        report = do_check(content, strict=strict)
+        try:
+            report = do_check(content, strict=strict, progress=progress)
+        finally:
+            if progress is not None:
+                progress.close()
     except LeagueError as exc:
         _print_diags(exc.diagnostics, fmt)
         if fmt == "text":

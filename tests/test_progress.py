@@ -14,7 +14,9 @@ import sys
 import threading
 from pathlib import Path
 
-from league.build import build
+import pytest
+
+from league.build import LOADING, build, check
 from league.cli import _Progress
 from league.render import workers_for
 
@@ -56,14 +58,19 @@ def _bars(text: str) -> list[tuple[str, int]]:
             for m in re.finditer(r"(\w[\w ]*?)\s+\[[#-]+\]\s+\d+/\d+\s+(\d+)%", text)]
 
 
-def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(tmp_path):
+@pytest.fixture(scope="module")
+def content(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("synth") / "content"
     subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "--seasons", "1", "--teams", "8",
-                    "--championships", "1", "--seed", "3", "--out", str(tmp_path / "content")],
-                   check=True, capture_output=True)
+                    "--championships", "1", "--seed", "3", "--out", str(out)], check=True, capture_output=True)
+    return out
+
+
+def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(content, tmp_path):
     screen = _Screen()
     progress = _Progress(file=screen.file, quiet_for=0)   # drawn from the first call (the build is short)
     try:
-        report = build(tmp_path / "content", tmp_path / "site", templates=ROOT / "templates",
+        report = build(content, tmp_path / "site", templates=ROOT / "templates",
                        cache_dir=tmp_path / "cache", progress=progress)
     finally:
         progress.close()
@@ -123,3 +130,17 @@ def test_a_short_build_stays_quiet():
     p("escrevendo", 0, 0)
     p.close()
     assert out == [] and p.bar is None
+
+
+def test_league_check_tells_the_files_read_and_a_warm_check_reads_none(content, tmp_path):
+    # the 6 stages and 1 championship of the synthetic season, none in the (new) cache: counted from 0 to 7,
+    # never backwards, in this process; once they are in the cache there is nothing to read and no bar
+    calls = []
+    check(content, cache_dir=tmp_path / "cache", progress=lambda *a: calls.append(a))
+    assert calls[0] == (LOADING, 0, 7) and calls[-1] == (LOADING, 7, 7), calls
+    assert {(phase, total) for phase, _, total in calls} == {(LOADING, 7)}
+    done = [d for _, d, _ in calls]
+    assert done == sorted(done)
+    again = []
+    check(content, cache_dir=tmp_path / "cache", progress=lambda *a: again.append(a))
+    assert again == []
