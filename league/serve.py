@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 from urllib.parse import unquote, urlparse, urlsplit
 
 import click
@@ -201,7 +201,8 @@ class DevServer:
     """The build, the HTTP server and the watcher, started and stopped together (the tests drive it directly)."""
 
     def __init__(self, content: Path, out: Path, templates: Optional[Path] = None, port: int = 8000,
-                 interval: float = 0.5, echo: Callable[[str], None] = lambda s: click.echo(s, err=True)):
+                 interval: float = 0.5, echo: Callable[[str], None] = lambda s: click.echo(s, err=True),
+                 progress: Optional[Callable[[], Any]] = None):
         from league.paths import default_templates
         self.content = Path(content)
         self.out = Path(out)
@@ -209,6 +210,9 @@ class DevServer:
         self.port = port
         self.interval = interval
         self.echo = echo
+        # progress(): a fresh progress bar for each build (league.cli._Progress: quiet for a rebuild under a
+        # second, a bar for the first build of a large archive), or None
+        self.progress = progress
         self.lock = threading.Lock()
         self.state = State()
         self.stopping = threading.Event()
@@ -233,8 +237,13 @@ class DevServer:
         errors: list[Diagnostic] = []
         warnings: list[Diagnostic] = []
         prefix = None
+        bar = self.progress() if self.progress is not None else None
         try:
-            report = build(self.content, self.out, templates=self.templates)
+            try:
+                report = build(self.content, self.out, templates=self.templates, progress=bar)
+            finally:   # the bar ends before anything else is printed
+                if bar is not None:
+                    bar.close()
             warnings = [d for d in report.diagnostics if d.level != "error"]
             prefix = urlparse(report.results.league.base_url).path or "/"
         except LeagueError as exc:
@@ -341,7 +350,8 @@ def _unexpected(exc: Exception) -> Diagnostic:
 def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> None:
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
     templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
-    server = DevServer(content, out, templates, port)
+    from league.cli import _Progress
+    server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None)
     server.start()
     click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
                "Ctrl+C para parar.", err=True)

@@ -238,3 +238,37 @@ def test_rebuilding_again_and_again_keeps_the_memory_flat(tmp_path):
         counts.append(len(gc.get_objects()))
     growth = [b - a for a, b in zip(counts[1:], counts[2:])]
     assert max(growth) < 100, (counts, growth)
+
+
+def test_each_build_gets_a_progress_bar_of_its_own_ended_before_the_summary(tmp_path):
+    # league serve on a terminal: every build (the first one of a large archive takes seconds) is handed
+    # a fresh bar, ended before the server prints the build's outcome, also when the content has errors
+    content = copy_base(tmp_path / "src")
+    events = []
+
+    class Bar:
+        def __init__(self):
+            self.n = len([e for e in events if e[0] == "new"])
+            events.append(("new", self.n))
+
+        def __call__(self, phase, done, total):
+            events.append(("step", self.n, phase))
+
+        def close(self):
+            events.append(("close", self.n))
+    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1,
+                    echo=lambda s: events.append(("echo", s.split(" ")[0])), progress=Bar)
+    assert srv.rebuild()
+    edit(content / STAGE, "date: 2026-03-14", "date: 2026-02-30")
+    assert not srv.rebuild()
+    kinds = [e[0] for e in events]
+    assert kinds.count("new") == 2 and kinds.count("close") == 2
+    for n in (0, 1):
+        mine = [i for i, e in enumerate(events) if e[:2] in (("new", n), ("close", n)) or e[:2] == ("step", n)]
+        assert events[mine[0]] == ("new", n) and events[mine[-1]] == ("close", n)
+        # nothing of the server's is printed while the bar is drawn
+        assert not any(events[i][0] == "echo" for i in range(mine[0], mine[-1]))
+    # the first build drew its pages (a cold build of the demo); the second failed while reading
+    assert ("step", 0, "gerando páginas") in events
+    assert not any(e[:2] == ("step", 1) and e[2] == "gerando páginas" for e in events)
+    assert events[-1][0] == "echo" and events[-1][1] == "1"   # "1 erro(s); …", after the bar's end
