@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from league.build import build
+from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,9 +71,7 @@ EDITS = [score, team_name, player_name, stage_name, quatrilho, season_title, new
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("archive")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "--seasons", "3", "--teams", "8",
-                    "--championships", "2", "--seed", "3", "--out", str(root / "content")],
-                   check=True, capture_output=True)
+    synth(root / "content", "--seasons", "3", "--teams", "8", "--championships", "2", "--seed", "3")
     return root
 
 

@@ -31,8 +31,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +40,7 @@ from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
 from league.build import build
+from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -802,8 +801,7 @@ class Env:
 def env(tmp_path_factory):
     root = tmp_path_factory.mktemp("incremental-property")
     pristine = root / "pristine" / "content"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), *SYNTH, "--out", str(pristine)],
-                   check=True, capture_output=True)
+    synth(pristine, *SYNTH)
     work = root / "work"
     content, site, cache = work / "content", work / "site", work / "cache"
     _copy(pristine, content)

@@ -13,6 +13,7 @@ import league.loader as L
 from league.build import check
 from league.errors import LeagueError
 from league.loader import Loader
+from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -164,12 +165,8 @@ def test_build_loads_beside_the_template_compilation_only_when_it_compiles(conte
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> Path:
-    import subprocess
-    import sys
-    out = tmp_path_factory.mktemp("synth") / "content"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "--seasons", "4", "--teams", "8",
-                    "--championships", "2", "--seed", "3", "--out", str(out)], check=True, capture_output=True)
-    return out
+    return synth(tmp_path_factory.mktemp("synth") / "content",
+                 "--seasons", "4", "--teams", "8", "--championships", "2", "--seed", "3")
 
 
 def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeypatch):

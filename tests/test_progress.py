@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import pytest
 from league.build import LOADING, build, check
 from league.cli import _Progress
 from league.render import workers_for
+from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,10 +59,8 @@ def _bars(text: str) -> list[tuple[str, int]]:
 
 @pytest.fixture(scope="module")
 def content(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("synth") / "content"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "--seasons", "1", "--teams", "8",
-                    "--championships", "1", "--seed", "3", "--out", str(out)], check=True, capture_output=True)
-    return out
+    return synth(tmp_path_factory.mktemp("synth") / "content",
+                 "--seasons", "1", "--teams", "8", "--championships", "1", "--seed", "3")
 
 
 def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(content, tmp_path):

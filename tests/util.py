@@ -1,8 +1,12 @@
 """Builds small content trees for tests: league.yaml, clubs, players and stage files from plain text."""
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 LEAGUE = """\
 name: Federação de Teste
@@ -65,3 +69,10 @@ def two_team_stage(name: str = "1ª Etapa", home_boards: int = 3) -> str:
             matches:
               - {{home: aa, away: bb, boards: {boards_for(home_boards)}}}
     """
+
+
+def synth(out: Path, *args: str) -> Path:
+    """bench/synth.py's content tree written to `out` (args: "--seasons", "3", …); returns `out`."""
+    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), *args, "--out", str(out)],
+                   check=True, capture_output=True)
+    return out
