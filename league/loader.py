@@ -401,15 +401,14 @@ class Loader:
             done[i] = self.task_use(league, tasks[i], key, value)
         progress = self.progress if todo else None
         if progress is not None:
-            import itertools
-            upto = list(itertools.accumulate((len(u) for u in units), initial=0))   # files in the first k units
+            taken = feed.counter(units) if feed is not None else None
             progress(0, len(todo))
         try:
             if children and self.meanwhile is not None:
                 self.meanwhile(league)
             for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
-                if progress is not None and feed is not None:   # the units are taken in order
-                    progress(upto[len(units) - feed.left()], len(todo))
+                if progress is not None and taken is not None:
+                    progress(taken(), len(todo))
                 for k, i in enumerate(units[u]):
                     if progress is not None and feed is None:
                         progress(k, len(todo))

@@ -33,8 +33,6 @@ SEARCH_KINDS = {"player.html": L_("Jogador"), "pair.html": L_("Dupla"), "club.ht
                 "team.html": L_("Equipe"), "stage.html": L_("Etapa"), "championship.html": L_("Campeonato")}
 
 
-
-
 def date_br(d: dt.date | None) -> str:
     """The long date in the build's locale (Babel): 14 de março de 2026 / March 14, 2026."""
     return i18n.date_long(d)
@@ -814,12 +812,11 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     relay = _StubRelay(on_stub) if on_stub is not None else None
     feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
     on_unit = None
-    if progress is not None:   # the units are taken in order: those no process has taken are the last ones
-        import itertools
-        upto = list(itertools.accumulate((len(u) for u in units), initial=0))   # jobs in the first k units
+    if progress is not None:
+        taken = feed.counter(units)
 
         def on_unit():
-            progress(upto[len(units) - feed.left()])
+            progress(taken())
     # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared. No
     # gc.collect() first: it walked everything made since the load was frozen (the plan, the results:
     # 0.07 s on the archive, with the other core idle) and found nothing to free (the content makes no

@@ -250,16 +250,24 @@ class TaskFeed:
                 return
             yield struct.unpack("<I", b)[0]
 
-    def left(self) -> int:
-        """How many units no process has taken yet (the bytes still in the pipe: FIONREAD), for a
-        progress bar drawn by one process while the others take units too."""
+    def counter(self, units: list) -> Callable[[], int]:
+        """For a progress bar drawn by one process while the others take units too: a function returning
+        how many items (len of each of `units`, the units of this feed) are in the units some process has
+        taken so far. They are taken in order, so the ones left are the last ones: as many as there are
+        4-byte numbers still in the pipe (FIONREAD)."""
         import fcntl
+        import itertools
         import struct
         import termios
-        try:
-            return struct.unpack("i", fcntl.ioctl(self.r, termios.FIONREAD, b"\0\0\0\0"))[0] // 4
-        except OSError:   # not a pipe that says (never on Linux): progress is only an estimate
-            return 0
+        upto = list(itertools.accumulate((len(u) for u in units), initial=0))   # items in the first k units
+
+        def taken() -> int:
+            try:
+                left = struct.unpack("i", fcntl.ioctl(self.r, termios.FIONREAD, b"\0\0\0\0"))[0] // 4
+            except OSError:   # not a pipe that says (never on Linux): progress is only an estimate
+                left = 0
+            return upto[len(units) - left]
+        return taken
 
     def close(self) -> None:
         os.close(self.r)
