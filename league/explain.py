@@ -83,11 +83,14 @@ def explain(b: Optional[Boundary], what: str = "equipes") -> Optional[str]:
             "above": ordinal(b.above[1]), "below": ordinal(b.below[1])}
     if key == "eliminated_in":
         return _("à frente por ter avançado mais no mata-mata")
-    if key == "countback":
-        for i, (x, y) in enumerate(zip(b.above, b.below)):
+    if key == "countback":   # league.ranking.countback: the first place whose counts differ
+        from league.ranking import countback_counts
+        above, below = countback_counts(b.above), countback_counts(b.below)
+        for place in sorted({*above, *below}):
+            x, y = above.get(place, 0), below.get(place, 0)
             if x != y:
                 return _("à frente pelo número de %(place)s lugares (%(above)s contra %(below)s)") % {
-                    "place": ordinal(i + 1), "above": x, "below": y}
+                    "place": ordinal(place), "above": x, "below": y}
         return _("à frente pelas colocações")
     if key in PHRASES:
         return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {

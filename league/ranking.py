@@ -255,18 +255,31 @@ class AnnualEntry:
     boundary: Any
 
 
+def countback(places: Sequence[int]) -> tuple:
+    """The countback value of an entry's stage places: higher is better. # Truco 12.1, 12.2; decision: more 1st
+    places, then more 2nd places, and so on. The places best first, negated: (1, 1, 3) → (-1, -1, -3). Compared
+    as tuples, these order entries exactly as the counts of 1st, 2nd, 3rd… places would, compared in turn (at
+    the first place whose counts differ, the entry with more of them has that place where the other has a
+    worse one, or no place left: (-1, -1, -3) > (-1, -2) and (-1, -5) > (-1,)), and are equal when the counts
+    are: a few numbers per entry instead of one count per place of the largest stage (~230 for pairs)."""
+    return tuple([-p for p in sorted(places)])
+
+
+def countback_counts(value: tuple) -> dict:
+    """{place: how many times} of a countback() value."""
+    counts: dict = {}
+    for p in value:
+        counts[-p] = counts.get(-p, 0) + 1
+    return counts
+
+
 def annual_ranking(entries: dict, stage_ids: Sequence[str]) -> list[AnnualEntry]:
     """Sum of stage points; ties by countback (more 1st places, then 2nd, …), then shared.
     entries: key -> {stage id: (place, points)}. # Truco 12.1, 12.2; decision: countback"""
     rows = {}
-    max_place = max((pl for e in entries.values() for pl, _ in e.values() if pl), default=0)
     for key, per_stage in entries.items():
         total = sum((pts for _, pts in per_stage.values()), Decimal(0))
-        counts = [0] * max_place
-        for pl, _ in per_stage.values():
-            if pl:
-                counts[pl - 1] += 1
-        rows[key] = Row(key, {"points": total, "countback": tuple(counts)})
+        rows[key] = Row(key, {"points": total, "countback": countback([pl for pl, _ in per_stage.values() if pl])})
     ctx = RankContext(rows=rows)
     ranked = rank(sorted(rows, key=str), [Metric("points"), Metric("countback")], ctx)
     out = []

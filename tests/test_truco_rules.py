@@ -7,6 +7,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from league.errors import SourceMark
 from league.models import Board, TrucoConfig
@@ -388,6 +390,42 @@ def test_truco_annual_ranking_countback(tmp_path):
     assert rk[1]["stages"] == {"etapa-1": 20, "etapa-2": 4}
     sr = rep.results.seasons[0]
     assert sr.clubs[1].decided_by == "countback"
+    # x placed 1st and 6th, y 2nd and 4th: the first place whose counts differ is the 1st (x one, y none)
+    from league.explain import explain
+    assert explain(sr.clubs[1].boundary) == "à frente pelo número de 1º lugares (1 contra 0)"
+
+
+def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_differ():
+    from league.explain import explain
+    from league.ranking import annual_ranking
+    # 20 points each, so the countback decides. p: 1st, 3rd, 3rd; q: 1st, 2nd, 7th; r: 1st, 3rd.
+    # 1st places: one each. 2nd places: q one, p and r none → q first. p vs r: no 2nd; 3rd places p two,
+    # r one → p second, r third
+    pts = Decimal(20)
+    z = Decimal(0)
+    entries = {"p": {"e1": (1, pts), "e2": (3, z), "e3": (3, z)}, "q": {"e1": (1, pts), "e2": (2, z), "e3": (7, z)},
+               "r": {"e1": (1, pts), "e2": (3, z)}}
+    got = annual_ranking(entries, ["e1", "e2", "e3"])
+    assert [(e.key, e.position, e.tied, e.decided_by) for e in got] == [
+        ("q", 1, False, "countback"), ("p", 2, False, "countback"), ("r", 3, False, None)]
+    assert explain(got[0].boundary) == "à frente pelo número de 2º lugares (1 contra 0)"
+    assert explain(got[1].boundary) == "à frente pelo número de 3º lugares (2 contra 1)"
+
+
+@given(st.lists(st.lists(st.integers(1, 12), max_size=6), min_size=2, max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_truco_countback_orders_as_the_counts_of_each_place(places_lists):
+    # decision (spec/rules.md, annual ranking ties): more 1st places, then more 2nd places, and so on —
+    # the tuples (number of 1st places, number of 2nd places, …) compared, higher first
+    from league.ranking import countback, countback_counts
+
+    def counts(places):
+        return tuple(places.count(p) for p in range(1, 13))
+    for a in places_lists:
+        for b in places_lists:
+            assert (countback(a) > countback(b)) == (counts(a) > counts(b))
+            assert (countback(a) == countback(b)) == (counts(a) == counts(b))
+        assert countback_counts(countback(a)) == {p: a.count(p) for p in set(a)}
 
 
 def test_truco_annual_ranking_still_shared(tmp_path):
