@@ -11,7 +11,7 @@ from typing import Any, Optional
 from league import schema as S
 from league.errors import Diagnostics, LeagueError, SourceMark, did_you_mean
 from league.models import (
-    Board, Club, DrawRecord, Disqualified, Group, League, Match, Override, Phase, Player,
+    Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
@@ -461,8 +461,10 @@ class Loader:
         if obj is None or key is None or any(d.level == "error" for d in new):
             return None, ((obj, new, None, None) if task.kind == "stage" else (obj, new, None))
         if task.kind == "stage":
+            from dataclasses import replace
             from league.compute import stage_warnings
             from league.ranking import classify
+            obj = replace(obj, phases=LazyPhases(value=obj.phases))   # read back from the cache only when used
             result = classify(obj)
             warnings = Diagnostics()   # what compute reports about the classification (ties, draws…)
             stage_warnings(result, warnings)
@@ -561,6 +563,8 @@ class Loader:
                     self.cache.dir = None
             for i, item in out:
                 key, value = pickle.loads(item)
+                if tasks[i].kind == "stage" and value[0] is not None and isinstance(value[0].phases, LazyPhases):
+                    value[0].phases.get()   # a first build renders every stage's pages: read now, beside the worker
                 done[i] = self.task_use(league, tasks[i], key, value)
 
     def finish_worker(self, league: League, tasks: list[_Task], done: list, child: StreamWorker) -> None:

@@ -121,3 +121,25 @@ def test_an_entry_used_lately_by_another_build_is_kept(tmp_path):
     _age(entry, 25 * 3600)
     build(ROOT / "content", tmp_path / "site3", templates=ROOT / "templates", cache_dir=cache)
     assert not entry.exists()
+
+
+def test_a_stage_read_back_from_the_cache_reads_its_matches_only_when_asked(tmp_path):
+    # (league.models.LazyPhases) the stages' phases — groups, rounds, their matches and boards — stay pickled
+    # until something iterates them; then they are the same as the stage loaded without the cache
+    import pickle
+    from league.models import LazyPhases
+    cache = tmp_path / "cache"
+    fresh = check(ROOT / "content", cache_dir=False)
+    check(ROOT / "content", cache_dir=cache)
+    again = check(ROOT / "content", cache_dir=cache)
+    stages = [r.stage for sr in again.results.seasons for r in sr.stages]
+    assert stages and all(isinstance(st.phases, LazyPhases) and st.phases._value is None for st in stages)
+    before = [r.stage for sr in fresh.results.seasons for r in sr.stages]
+    for st, old in zip(stages, before):
+        assert st.path == old.path
+        assert len(st.phases) == len(old.phases)          # the first use reads them
+        assert st.phases._value is not None
+        assert st.phases == old.phases and old.phases == tuple(st.phases)
+        assert [m.id for m in st.matches] == [m.id for m in old.matches]
+        assert st == old                                 # the whole stage, phases included
+        assert pickle.loads(pickle.dumps(st)) == old     # and pickled again, once read
