@@ -293,7 +293,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 from league.cache import gc_paused
                 with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
                     plan = plan_site(results, templates, draft=draft,
-                                     keys_for=(content, flags, signatures, inputs) if incremental else None,
+                                     keys_for=(content, flags, signatures, inputs, previous) if incremental else None,
                                      bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
                 record: dict = {"pages": {}}
                 K = plan.keys
@@ -342,6 +342,8 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     streamed = index = None
                 index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
                 record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
+                if K is not None:   # what the next build's keys can reuse (PageKeys.for_page)
+                    record["key_state"] = K.get().state()
                 report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
                 if progress:
                     progress("escrevendo", 0, 0)

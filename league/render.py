@@ -368,16 +368,16 @@ class _Key:
     def __init__(self, keys: LazyKeys, kind: str, args: tuple):
         self.keys, self.kind, self.args = keys, kind, args
 
-    def __call__(self) -> str:
+    def __call__(self, path: str) -> str:
         k = self.keys.get()
         if self.kind == "news":
             return k.summary("news", k.news_file(*self.args))
-        return getattr(k, self.kind)(*self.args)
+        return k.for_page(self.kind, path, self.args)
 
 
 def resolve_keys(plan) -> None:
     """Every job's key worked out (see LazyKeys)."""
-    plan.jobs[:] = [job if not isinstance(job[4], _Key) else (*job[:4], job[4]()) for job in plan.jobs]
+    plan.jobs[:] = [job if not isinstance(job[4], _Key) else (*job[:4], job[4](job[0])) for job in plan.jobs]
 
 
 @dataclass
@@ -409,8 +409,8 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
               keys_for: tuple | None = None, bytecode_dir: Path | None = None,
               dates: dict | None = None, env: jinja2.Environment | None = None) -> SitePlan:
-    """The pages to render. `keys_for=(content, flags)` also gives each page its key (league/incremental.py),
-    with which a rebuild keeps the pages whose key is unchanged."""
+    """The pages to render. `keys_for=(content, flags[, signatures, inputs, previous record])` also gives each
+    page its key (league/incremental.py), with which a rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
     env = env or _env(templates, results.league.locale, bytecode_dir)   # env: prepare_env's, for this locale
     site = Site(results)
@@ -452,7 +452,8 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
         from league.incremental import PageKeys
         keys = LazyKeys(lambda: PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
                                          keys_for[2] if len(keys_for) > 2 else None,
-                                         keys_for[3] if len(keys_for) > 3 else None))
+                                         keys_for[3] if len(keys_for) > 3 else None,
+                                         keys_for[4] if len(keys_for) > 4 else None))
 
     jobs: list = []  # (path, template, make, updated, key): make() builds the context where the page is rendered
 
