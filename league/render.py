@@ -79,8 +79,9 @@ class Site:
                     self.team_names[p.key] = team.name
                 for p in res.pairs:
                     self.pair_hist[p.key].append((sr, res, p))
-                    for player in p.key:
-                        self.player_pairs[player].add(p.key)
+        for pair in self.pair_hist:   # in order of first appearance: the same sets, filled in the same order
+            for player in pair:
+                self.player_pairs[player].add(pair)
 
     def url(self, *parts: str) -> str:
         return self.root + "/".join(parts) + ("/" if parts else "")
