@@ -148,7 +148,6 @@ class PageKeys:
             for cres in sr.championships:
                 for pid in getattr(cres, "by_player", {}):
                     self.q_players[pid].add(sr.season.year)
-        self.pair_set = _h(*sorted(repr(p) for p in site.pair_hist))
         # per stage: kept in the build cache under (base, path, file digest), computed for changed stages only
         from league.cache import digest
         self.team_sig: dict = {}
@@ -243,8 +242,10 @@ class PageKeys:
         return _h(*parts)
 
     def team(self, tid: str) -> str:
-        return _h(self.base, "team", tid, self.pair_set,
-                  *[self.team_sig[res.stage.path][tid] for _sr, res, _p in self.site.team_hist[tid]])
+        # the squads (in the signatures) link each pair to its page, which there is when the pair played somewhere
+        hist, pages = self.site.team_hist[tid], self.site.pair_hist
+        linked = "".join(["1" if x in pages else "0" for _sr, res, _p in hist for x in res.stage.teams[tid].pairs if x])
+        return _h(self.base, "team", tid, linked, *[self.team_sig[res.stage.path][tid] for _sr, res, _p in hist])
 
     def _pair_rows(self, pair) -> str:
         got = self._rows.get(pair)

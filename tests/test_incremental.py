@@ -145,3 +145,32 @@ def test_rebuilding_in_one_process_keeps_the_live_objects_flat(tmp_path):
             gc.enable()
     growth = [b - a for a, b in zip(counts[1:], counts[2:])]   # after the first rebuild's warm-up
     assert max(growth) < 2_000, (counts, growth)
+
+
+def test_a_team_page_follows_its_squad_pairs_pages(tmp_path):
+    # aa's squad lists six pairs; a pair links to its page, which it has when it played somewhere. Pair 6 of aa
+    # sits out etapa-1 and plays board 5 of etapa-2 ({home: 6, ...}): aa's page links it. Then etapa-2's board
+    # 5 goes back to pair 5: pair 6 never plays, has no page, and aa's page lists it unlinked — though nothing
+    # aa's page shows of either stage changed (the same places, results and squads)
+    from tests.util import squad, write_content
+
+    def stage_text(name, date, fifth):
+        return (f"name: {name}\ndate: {date}\nstatus: final\n"
+                f"teams: {{aa: {squad('aa', 6)}, bb: {squad('bb', 6)}}}\n"
+                "phases:\n  - name: Fase de grupos\n    groups:\n      Grupo A:\n        teams: [aa, bb]\n"
+                "        matches:\n          - home: aa\n            away: bb\n            boards:\n"
+                + "".join('              - "12-5 12-5"\n' for _ in range(4)) + f"              - {fifth}\n")
+    content = write_content(tmp_path, {"etapa-1": stage_text("1ª Etapa", "2026-03-14", '"5-12 5-12"'),
+                                       "etapa-2": stage_text("2ª Etapa", "2026-04-11",
+                                                             '{home: 6, away: 5, score: "5-12 5-12"}')},
+                            clubs=["aa", "bb"], pairs_per_team=6)
+    cache, site = tmp_path / "cache", tmp_path / "site"
+    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    team_page = site / "equipes" / "aa" / "index.html"
+    assert team_page.read_text(encoding="utf-8").count('href="/duplas/aa-6a--aa-6b/"') == 1
+    _edit(content / "seasons/2026/truco/etapa-2.yaml", '{home: 6, away: 5, score: "5-12 5-12"}', '"5-12 5-12"')
+    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    assert not (site / "duplas" / "aa-6a--aa-6b").exists()
+    assert 'href="/duplas/aa-6a--aa-6b/"' not in team_page.read_text(encoding="utf-8")
+    build(content, tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
+    assert _tree(site) == _tree(tmp_path / "cold")
