@@ -242,9 +242,10 @@ class PageKeys:
         return _h(*parts)
 
     def team(self, tid: str) -> str:
-        # the squads (in the signatures) link each pair to its page, which there is when the pair played somewhere
+        # the page lists the squad of the team's latest stage (templates/team.html: rows[-1].squad), each pair
+        # linked to its page, which there is when the pair played somewhere
         hist, pages = self.site.team_hist[tid], self.site.pair_hist
-        linked = "".join(["1" if x in pages else "0" for _sr, res, _p in hist for x in res.stage.teams[tid].pairs if x])
+        linked = "".join(["1" if x in pages else "0" for x in hist[-1][1].stage.teams[tid].pairs if x]) if hist else ""
         return _h(self.base, "team", tid, linked, *[self.team_sig[res.stage.path][tid] for _sr, res, _p in hist])
 
     def _pair_rows(self, pair) -> str:
@@ -281,8 +282,11 @@ class PageKeys:
             pair = args[0]
             old = self._old_pairs.get(pair)
             got = self._reused(path, pair, old[0] if old else None, self._now_pairs)
+            if got is not None:   # (so its state is the previous build's: see pair_state)
+                self.pairs[pair] = self._pairs_now[pair] = old
+                return got
             self.pairs[pair] = self.pair_state(pair)
-            return got if got is not None else self.pair(pair)
+            return self.pair(pair)
         if kind == "player":
             pid = args[0]
             got = self._reused(path, pid, self._old_players.get(pid), self._now_players)
