@@ -242,8 +242,8 @@ class PageKeys:
         return _h(*parts)
 
     def team(self, tid: str) -> str:
-        # the page lists the squad of the team's latest stage (templates/team.html: rows[-1].squad), each pair
-        # linked to its page, which there is when the pair played somewhere
+        # the page lists the squad of the team's latest stage (league.render.team_view), each pair linked to its
+        # page, which there is when the pair played somewhere
         hist, pages = self.site.team_hist[tid], self.site.pair_hist
         linked = "".join(["1" if x in pages else "0" for x in hist[-1][1].stage.teams[tid].pairs if x]) if hist else ""
         return _h(self.base, "team", tid, linked, *[self.team_sig[res.stage.path][tid] for _sr, res, _p in hist])

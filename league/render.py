@@ -572,12 +572,13 @@ def team_view(site: Site, tid: str) -> dict:
         wins, losses = site.stage_record(res).get(tid, (0, 0))
         rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                      "points": p.points, "how": place_how(res, p),
-                     "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses},
-                     "squad": [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None)
-                               for x in res.stage.teams[tid].pairs if x]})
+                     "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}})
     team = hist[-1][1].stage.teams[tid]
+    # the squad of the latest stage, each pair linked to its page if it has one (it played somewhere); the key
+    # of the page (league.incremental.PageKeys.team) follows the same links
+    squad = [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None) for x in team.pairs if x]
     return dict(team=team, club_name=site.club_name(team.club), club_url=site.club_url(team.club), rows=rows,
-                title=team.name)
+                squad=squad, title=team.name)
 
 
 def pair_view(site: Site, pair, annual_hist) -> dict:
