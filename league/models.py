@@ -212,11 +212,17 @@ class LazyPhases:
     unchanged stage back from the cache, to rank the seasons and cross-link the pages, but renders few of
     their pages, and only a stage's own page, its teams' and its clubs' pages look at its matches: the phases
     are half of the time a stage takes to read back (~0.6 of 1.3 ms; the archive's 120 stages). A sequence
-    like the tuple it stands for (iteration, len, indexing, ==)."""
+    like the tuple it stands for (iteration, len, indexing, ==). The pickled bytes travel with their CRC-32,
+    checked when the cache entry is read back: a corrupted entry is then ignored there, with a warning (Cache.get),
+    instead of failing later, when a page first asks for the matches."""
 
     __slots__ = ("_value", "_data")
 
-    def __init__(self, data: Optional[bytes] = None, value: Optional[tuple] = None):
+    def __init__(self, data: Optional[bytes] = None, value: Optional[tuple] = None, crc: Optional[int] = None):
+        if data is not None:
+            import zlib
+            if zlib.crc32(data) != crc:
+                raise ValueError("fases da etapa corrompidas na entrada do cache")
         self._data = data
         self._value = value
 
@@ -228,10 +234,11 @@ class LazyPhases:
         return value
 
     def __reduce__(self):
+        import zlib
         if self._data is None:
             import pickle
             self._data = pickle.dumps(self._value, protocol=pickle.HIGHEST_PROTOCOL)
-        return LazyPhases, (self._data,)
+        return LazyPhases, (self._data, None, zlib.crc32(self._data))
 
     def __iter__(self):
         return iter(self.get())

@@ -143,3 +143,30 @@ def test_a_stage_read_back_from_the_cache_reads_its_matches_only_when_asked(tmp_
         assert [m.id for m in st.matches] == [m.id for m in old.matches]
         assert st == old                                 # the whole stage, phases included
         assert pickle.loads(pickle.dumps(st)) == old     # and pickled again, once read
+
+
+def test_a_corrupted_byte_among_a_stages_pickled_matches_is_caught_when_the_entry_is_read(tmp_path):
+    # the matches travel as bytes inside the entry (LazyPhases), read only when a page asks: a byte changed
+    # there must make the entry ignored with a warning when it is read back, like any corrupted entry — not a
+    # failure later, nor a stage with wrong matches
+    import pickle
+    from league.api import api_files
+    cache = tmp_path / "cache"
+    fresh = check(ROOT / "content", cache_dir=cache)
+    for entry in sorted(cache.rglob("*.pkl")):
+        data = entry.read_bytes()
+        try:
+            _key, value = pickle.loads(data)
+        except Exception:  # noqa: BLE001 - not a pickle of ours (none here)
+            continue
+        phases = getattr(value[0], "phases", None) if isinstance(value, tuple) and value else None
+        if phases is not None and getattr(phases, "_data", None):
+            at = data.find(phases._data) + len(phases._data) // 2
+            entry.write_bytes(data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:])
+            break
+    else:
+        raise AssertionError("no stage entry with its matches pickled apart")
+    again = check(ROOT / "content", cache_dir=cache)
+    warnings = [d for d in again.diagnostics if d.code == "cache"]
+    assert len(warnings) == 1 and "corrompida" in warnings[0].message
+    assert api_files(again.results) == api_files(fresh.results)
