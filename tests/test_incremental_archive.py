@@ -92,3 +92,38 @@ def test_chain_of_incremental_builds_equals_cold_builds(archive, tmp_path):
             # the changed stage's page, its season, the pages of its teams, clubs, pairs and players, and
             # the always-rendered summaries (home, lists, search, news): far fewer than the whole site
             assert 0 < report.rendered < first.rendered / 2, (report.rendered, first.rendered)
+
+
+def test_a_rebuild_works_out_only_the_keys_of_pages_in_the_changed_season(archive, tmp_path, monkeypatch):
+    # (league.incremental.PageKeys.for_page) after a score edit in 2025, a pair or player page that shows no
+    # 2025 stage keeps the key the previous build recorded: its key is not worked out again. The edit still
+    # gives the site a cold build gives (test above); this checks that the rebuild did not do it the long way
+    import shutil
+    from league.incremental import PageKeys
+    content = tmp_path / "content"
+    shutil.copytree(archive / "content", content)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    worked_out: dict = {"pair": [], "player": []}
+    seasons: dict = {}
+    pair_key, player_key = PageKeys.pair, PageKeys.player
+
+    def pair(self, p):
+        worked_out["pair"].append(p)
+        seasons[p] = {sr.season.year for sr, _res, _p in self.site.pair_hist[p]}
+        return pair_key(self, p)
+
+    def player(self, pid):
+        worked_out["player"].append(pid)
+        seasons[pid] = {sr.season.year for pair in self.site.player_pairs.get(pid, ())
+                        for sr, _res, _p in self.site.pair_hist[pair]} | set(self.q_players.get(pid, ()))
+        return player_key(self, pid)
+    monkeypatch.setattr(PageKeys, "pair", pair)
+    monkeypatch.setattr(PageKeys, "player", player)
+    score(content)
+    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    assert worked_out["pair"] and worked_out["player"]
+    assert all("2025" in seasons[p] for p in worked_out["pair"]), "a pair page without a 2025 stage was keyed again"
+    assert all("2025" in seasons[p] for p in worked_out["player"]), "a player page without 2025 was keyed again"
+    pages = {p.name for p in (site / "duplas").iterdir()}
+    assert len(worked_out["pair"]) < len(pages) * 0.8, (len(worked_out["pair"]), len(pages))
