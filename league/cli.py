@@ -104,7 +104,10 @@ def main() -> None:
 @click.option("--no-search", is_flag=True, help="Não gera o índice de busca (pagefind).")
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
+    from league import build as build_module
     from league.build import build as do_build
+    if _FAST_EXIT:   # this process ends with the build (os._exit below): nothing of it needs freeing
+        build_module.KEEP_ALIVE = []
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         try:
