@@ -168,13 +168,19 @@ def _index_reusable(writer, cache) -> bool:
     return cache is not None and cache.has(_search_cache_key())
 
 
+_SEARCH_KINDS = None   # league.render.SEARCH_KINDS, imported at the first _job_order (not on the no-op path)
+
+
 def _job_order(job) -> tuple:
     """The order of a build's jobs: the pages pagefind indexes (render.SEARCH_KINDS) by path, then the other
     pages by path, then the API files. pagefind is done with its pages once the last searchable one is
     rendered, and builds the index while the others (season pages, lists: ~0.25 s of work on the archive)
     are rendered beside it."""
-    from league.render import SEARCH_KINDS
-    return job[1] is None, job[1] not in SEARCH_KINDS, job[0]
+    global _SEARCH_KINDS
+    if _SEARCH_KINDS is None:
+        from league.render import SEARCH_KINDS
+        _SEARCH_KINDS = SEARCH_KINDS
+    return job[1] is None, job[1] not in _SEARCH_KINDS, job[0]
 
 
 class _StubOrder:
