@@ -28,16 +28,17 @@ class BuildReport:
 
 
 def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None, meanwhile=None,
-          meanwhile_busy=None, meanwhile_share=None, progress=None) -> BuildReport:
+          meanwhile_busy=None, meanwhile_share=None, progress=None, digests: dict | None = None) -> BuildReport:
     """Validate and compute everything; raise LeagueError listing every problem. Writes nothing but
     the cache (cache_dir None = the default next to content/, False = no cache). `meanwhile(league)`,
     `meanwhile_busy(league)`, `meanwhile_share(league)`: see Loader.meanwhile. `progress(phase, done,
-    total)`: told how many of the files to load (those not in the cache) are taken (see Loader.progress)."""
+    total)`: told how many of the files to load (those not in the cache) are taken (see Loader.progress).
+    `digests`: the content files' sha256, as the build read them (see Loader.digests)."""
     from league.cache import Cache, default_dir
     from league.compute import compute
     from league.loader import Loader
     cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
-    loader = Loader(Path(content), cache)
+    loader = Loader(Path(content), cache, digests)
     loader.meanwhile, loader.meanwhile_busy, loader.meanwhile_share = meanwhile, meanwhile_busy, meanwhile_share
     if progress is not None:
         loader.progress = lambda done, total: progress(LOADING, done, total)
@@ -269,7 +270,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
         dates = pool.submit(git_dates, Path(content))
         report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy, meanwhile_share=share,
-                       progress=progress)
+                       progress=progress, digests=inputs[0] if inputs else None)
         dates = dates.result()
     results = report.results
     flags = (strict, draft, search)

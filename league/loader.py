@@ -24,10 +24,17 @@ YEAR = re.compile(r"^\d{4}$")
 
 
 class Loader:
-    def __init__(self, content: Path, cache=None):
+    def __init__(self, content: Path, cache=None, digests: Optional[dict] = None):
         self.content = Path(content)
         self.cache = cache
         self.prefix = self.content.name or "content"
+        # `prefix/relative path` → sha256 of the file's bytes, as the build read them before loading (its no-op
+        # check and its record use the same): the stage and championship files' cache keys are made from these
+        # instead of reading and hashing every file again. A file loaded (not from the cache) is cached only when
+        # the bytes it was loaded from are the ones its key says (self.read: what each file was loaded from)
+        self.digests = digests
+        self.read: dict = {}
+        self.keyed: dict = {}   # rel → the sha256 its cache key was made from (task_key)
         self.diags = Diagnostics()
         # clubs.yaml / players.yaml that could not be read: references to them are not reported one by one
         self.unreadable: set[str] = set()
@@ -52,7 +59,7 @@ class Loader:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
 
     def yaml(self, path: Path) -> Any:
-        return load_yaml(path, self.rel(path), self.diags)
+        return load_yaml(path, self.rel(path), self.diags, digests=self.read)
 
     # ------------------------------------------------------------------ top level
     def load(self) -> League:
@@ -437,13 +444,18 @@ class Loader:
         the season's settings and league's code. None without a cache or when it is not a readable file."""
         if self.cache is None or not task.path.is_file():
             return None
+        import hashlib
         from league.cache import digest
-        try:
-            data = task.path.read_bytes()
-        except OSError:
-            return None
+        rel = self.rel(task.path)
+        sha = self.digests.get(rel) if self.digests is not None else None
+        if sha is None:
+            try:
+                sha = hashlib.sha256(task.path.read_bytes()).hexdigest()
+            except OSError:
+                return None
+        self.keyed[rel] = sha
         settings = task.season.truco if task.kind == "stage" else task.season.quatrilho
-        return digest(task.kind, self.rel(task.path), data, self.deps_digest(), settings)
+        return digest(task.kind, rel, sha, self.deps_digest(), settings)
 
     def task_fresh(self, league: League, task: _Task, key: Optional[str]) -> tuple[Optional[str], tuple]:
         """Load the file and return (key, cache entry) — for a stage (stage, diagnostics, StageResult, warnings
@@ -458,6 +470,9 @@ class Loader:
             obj = load_championship(self, league, task.season, task.path)
         new = self.diags.items[before:]
         del self.diags.items[before:]
+        rel = self.rel(task.path)
+        if key is not None and self.read.get(rel) != self.keyed.get(rel):   # changed since its key was made
+            key = None
         if obj is None or key is None or any(d.level == "error" for d in new):
             return None, ((obj, new, None, None) if task.kind == "stage" else (obj, new, None))
         if task.kind == "stage":

@@ -196,8 +196,10 @@ def _unreadable(exc: OSError) -> tuple[str, str | None]:
     return exc.strerror or str(exc), None
 
 
-def read_text(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYTES) -> str | None:
-    """The file's text, or None after reporting why it cannot be read."""
+def read_text(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYTES,
+              digests: dict | None = None) -> str | None:
+    """The file's text, or None after reporting why it cannot be read. `digests`: where the sha256 of the bytes
+    read goes, under `rel` (what the text was made of, for a cache key made from an earlier read)."""
     try:
         st = os.stat(path)
         if stat.S_ISDIR(st.st_mode):
@@ -218,6 +220,9 @@ def read_text(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYT
             diags.error(SourceMark(rel), f"arquivo grande demais: mais de {max_bytes / 1e6:.1f} MB",
                         "um arquivo de etapa ou campeonato tem poucos KB", code="too-large")
             return None
+        if digests is not None:
+            import hashlib
+            digests[rel] = hashlib.sha256(data).hexdigest()
     except OSError as exc:
         reason, hint = _unreadable(exc)
         diags.error(SourceMark(rel), f"não foi possível ler o arquivo: {reason}", hint, code="unreadable")
@@ -267,8 +272,8 @@ def parse_yaml(text: str, rel: str, diags: Diagnostics, line_offset: int = 0) ->
         return None
 
 
-def load_yaml(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYTES) -> Any:
-    text = read_text(path, rel, diags, max_bytes)
+def load_yaml(path: Path, rel: str, diags: Diagnostics, max_bytes: int = MAX_BYTES, digests: dict | None = None) -> Any:
+    text = read_text(path, rel, diags, max_bytes, digests)
     if text is None:
         return None
     return parse_yaml(text, rel, diags)

@@ -170,3 +170,35 @@ def test_a_corrupted_byte_among_a_stages_pickled_matches_is_caught_when_the_entr
     warnings = [d for d in again.diagnostics if d.code == "cache"]
     assert len(warnings) == 1 and "corrompida" in warnings[0].message
     assert api_files(again.results) == api_files(fresh.results)
+
+
+def test_a_stage_changed_after_the_build_hashed_it_is_loaded_but_not_cached(tmp_path):
+    # the stages' cache keys come from the digests the build made of every content file before loading
+    # (league.loader.Loader.digests): a file whose bytes, when loaded, are not the ones its key was made from
+    # (edited meanwhile) is used as loaded but not cached under that key — the next build loads it again
+    import hashlib
+    import pickle
+    import shutil
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    rel = "content/seasons/2026/truco/etapa-1.yaml"
+    digests = {f"content/{p.relative_to(content).as_posix()}": hashlib.sha256(p.read_bytes()).hexdigest()
+               for p in content.rglob("*") if p.is_file()}
+
+    def cached_stages(cache):
+        paths = set()
+        for entry in cache.rglob("*.pkl"):
+            try:
+                _key, value = pickle.loads(entry.read_bytes())
+            except Exception:  # noqa: BLE001
+                continue
+            if isinstance(value, tuple) and len(value) == 4 and hasattr(value[0], "phases"):
+                paths.add(value[0].path)
+        return paths
+    stale = dict(digests, **{rel: hashlib.sha256(b"what the file held before").hexdigest()})
+    report = check(content, cache_dir=tmp_path / "c1", digests=stale)
+    assert any(r.stage.path == rel for sr in report.results.seasons for r in sr.stages)   # used as loaded
+    assert rel not in cached_stages(tmp_path / "c1")
+    assert "content/seasons/2026/truco/etapa-2.yaml" in cached_stages(tmp_path / "c1")
+    check(content, cache_dir=tmp_path / "c2", digests=digests)
+    assert rel in cached_stages(tmp_path / "c2")
