@@ -30,10 +30,15 @@ def test_corrupted_cache_entry_is_ignored_with_a_warning(tmp_path):
     first = check(ROOT / "content", cache_dir=cache)
     entries = sorted(cache.rglob("*.pkl"))
     entries[0].write_bytes(b"not a pickle at all")
+    _one_corrupted_entry_ignored(cache, first)
+
+
+def _one_corrupted_entry_ignored(cache: Path, first) -> None:
+    """A check with `cache` warns of one corrupted entry and gives the results of `first`, made before."""
+    from league.api import api_files
     second = check(ROOT / "content", cache_dir=cache)
     warnings = [d for d in second.diagnostics if d.code == "cache"]
     assert len(warnings) == 1 and "corrompida" in warnings[0].message
-    from league.api import api_files
     assert api_files(first.results) == api_files(second.results)
 
 
@@ -150,7 +155,6 @@ def test_a_corrupted_byte_among_a_stages_pickled_matches_is_caught_when_the_entr
     # there must make the entry ignored with a warning when it is read back, like any corrupted entry — not a
     # failure later, nor a stage with wrong matches
     import pickle
-    from league.api import api_files
     cache = tmp_path / "cache"
     fresh = check(ROOT / "content", cache_dir=cache)
     for entry in sorted(cache.rglob("*.pkl")):
@@ -166,10 +170,7 @@ def test_a_corrupted_byte_among_a_stages_pickled_matches_is_caught_when_the_entr
             break
     else:
         raise AssertionError("no stage entry with its matches pickled apart")
-    again = check(ROOT / "content", cache_dir=cache)
-    warnings = [d for d in again.diagnostics if d.code == "cache"]
-    assert len(warnings) == 1 and "corrompida" in warnings[0].message
-    assert api_files(again.results) == api_files(fresh.results)
+    _one_corrupted_entry_ignored(cache, fresh)
 
 
 def test_a_stage_changed_after_the_build_hashed_it_is_loaded_but_not_cached(tmp_path):
