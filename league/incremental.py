@@ -168,9 +168,8 @@ class PageKeys:
                 for p in res.classification:
                     self.club_rows[res.stage.teams[p.key].club].append((sr.season.year, res.stage.path, p.key))
         # for_page: the previous build's keys, where they still hold, and what the next build needs for that
-        self.pairs: dict = {}        # pair → (its seasons, digest of its stage lines), for the record
+        self.pairs: dict = {}        # pair → (its seasons, digest of its stage lines): pair_state, kept in the record
         self.players: dict = {}      # player → its seasons
-        self._pairs_now: dict = {}
         self._interned: dict = {}
         self._old_pages = None
         self._old_pairs: dict = {}
@@ -242,11 +241,10 @@ class PageKeys:
         return _h(*parts)
 
     def team(self, tid: str) -> str:
-        # the page lists the squad of the team's latest stage (league.render.team_view), each pair linked to its
-        # page, which there is when the pair played somewhere
-        hist, pages = self.site.team_hist[tid], self.site.pair_hist
-        linked = "".join(["1" if x in pages else "0" for x in hist[-1][1].stage.teams[tid].pairs if x]) if hist else ""
-        return _h(self.base, "team", tid, linked, *[self.team_sig[res.stage.path][tid] for _sr, res, _p in hist])
+        # the page lists the squad of the team's latest stage, each pair linked to its page if it has one
+        linked = "".join(["1" if page else "0" for _pair, page in self.site.squad_links(tid)])
+        return _h(self.base, "team", tid, linked,
+                  *[self.team_sig[res.stage.path][tid] for _sr, res, _p in self.site.team_hist[tid]])
 
     def _pair_rows(self, pair) -> str:
         got = self._rows.get(pair)
@@ -283,9 +281,9 @@ class PageKeys:
             old = self._old_pairs.get(pair)
             got = self._reused(path, pair, old[0] if old else None, self._now_pairs)
             if got is not None:   # (so its state is the previous build's: see pair_state)
-                self.pairs[pair] = self._pairs_now[pair] = old
+                self.pairs[pair] = old
                 return got
-            self.pairs[pair] = self.pair_state(pair)
+            self.pair_state(pair)
             return self.pair(pair)
         if kind == "player":
             pid = args[0]
@@ -316,7 +314,7 @@ class PageKeys:
     def pair_state(self, pair) -> tuple:
         """(the seasons of a pair's stages, the digest of its stage lines): the previous build's when none of
         those seasons changed and the pair is in no changed season now, else worked out."""
-        got = self._pairs_now.get(pair)
+        got = self.pairs.get(pair)
         if got is None:
             old = self._old_pairs.get(pair) if self._old_pages is not None else None
             if old is not None and pair not in self._now_pairs and self._dirty.isdisjoint(old[0]):
@@ -328,7 +326,7 @@ class PageKeys:
                     seasons = self._intern(tuple(sorted({sr.season.year for sr, _r, _p in
                                                          self.site.pair_hist.get(pair, ())})))
                 got = (seasons, _short(self._pair_rows(pair)))
-            self._pairs_now[pair] = got
+            self.pairs[pair] = got
         return got
 
     def _intern(self, seasons: tuple) -> tuple:

@@ -59,7 +59,8 @@ class Loader:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
 
     def yaml(self, path: Path) -> Any:
-        return load_yaml(path, self.rel(path), self.diags, digests=self.read)
+        rel = self.rel(path)   # the bytes' digest only for a file with a cache key made before (task_key)
+        return load_yaml(path, rel, self.diags, digests=self.read if rel in self.keyed else None)
 
     # ------------------------------------------------------------------ top level
     def load(self) -> League:

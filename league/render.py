@@ -86,6 +86,14 @@ class Site:
     def url(self, *parts: str) -> str:
         return self.root + "/".join(parts) + ("/" if parts else "")
 
+    def squad_links(self, tid: str) -> list:
+        """[(pair, whether it has a page)] of the squad a team's page lists: its latest stage's (a pair has a page
+        when it played somewhere). team_view shows them; the page's key (PageKeys.team) follows them."""
+        hist = self.team_hist.get(tid)
+        if not hist:
+            return []
+        return [(x, x in self.pair_hist) for x in hist[-1][1].stage.teams[tid].pairs if x]
+
     def stage_record(self, res) -> dict:
         """stage_record(res.stage), kept for the build."""
         got = self._records.get(res.stage.path)
@@ -574,9 +582,7 @@ def team_view(site: Site, tid: str) -> dict:
                      "points": p.points, "how": place_how(res, p),
                      "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}})
     team = hist[-1][1].stage.teams[tid]
-    # the squad of the latest stage, each pair linked to its page if it has one (it played somewhere); the key
-    # of the page (league.incremental.PageKeys.team) follows the same links
-    squad = [(site.pair_name(x), site.pair_url(x) if x in site.pair_hist else None) for x in team.pairs if x]
+    squad = [(site.pair_name(x), site.pair_url(x) if page else None) for x, page in site.squad_links(tid)]
     return dict(team=team, club_name=site.club_name(team.club), club_url=site.club_url(team.club), rows=rows,
                 squad=squad, title=team.name)
 
