@@ -382,22 +382,28 @@ class Loader:
         classified (then cached, with the warnings they produced), by forked workers when there are many."""
         keys = [self.task_key(t) for t in tasks]
         done: list = [None] * len(tasks)
-        todo = []
-        for i, (task, key) in enumerate(zip(tasks, keys)):
-            hit = self.cache.get(key) if key is not None else None
-            if hit is not None:
-                done[i] = self.task_use(league, task, key, hit)
-            else:
-                todo.append(i)
+        # the files whose entry is in the cache are read back below; the others (todo) are loaded, in workers
+        # forked first when there are many, or when there is a lot to read back meanwhile (a rebuild after an
+        # edit: the edited file is loaded and its season ranked beside this process reading the rest back)
+        hits = [i for i, key in enumerate(keys) if key is not None and self.cache.has(key)]
+        hit = set(hits)
+        todo = [i for i in range(len(tasks)) if i not in hit]
         busy = self.meanwhile is not None and self.meanwhile_busy is not None and self.meanwhile_busy(league)
-        workers = _load_workers(tasks, todo, busy)
+        workers = _load_workers(tasks, todo, busy, hits=len(hits))
         units = _units(tasks, todo, workers) if workers > 1 else [todo]
-        if len(units) < 2 or len(units) > TaskFeed.MAX:
+        if len(units) > TaskFeed.MAX or (len(units) < 2 and not (units and len(hits) >= READBACK_MIN_ENTRIES)):
             workers, units = 1, [todo]
         self.workers = workers
         feed = TaskFeed(len(units)) if workers > 1 else None
         share = self.meanwhile_share if busy else None
-        children = self.start_workers(league, tasks, keys, units, feed, workers - 1, share) if feed is not None else []
+        children = self.start_workers(league, tasks, keys, units, feed, workers - 1, share, hit) \
+            if feed is not None else []
+        for i in hits:   # read back here (meanwhile, the workers load the rest)
+            value = self.cache.get(keys[i])
+            if value is not None:
+                done[i] = self.task_use(league, tasks[i], keys[i], value)
+            else:   # corrupted (a warning): loaded here, after the rest (below)
+                todo.append(i)
 
         entries: dict = {}
 
@@ -503,12 +509,14 @@ class Loader:
         return champ, diags
 
     def start_workers(self, league: League, tasks: list[_Task], keys: list, units: list[list[int]], feed: TaskFeed,
-                      n: int, then=None) -> list:
+                      n: int, then=None, cached: frozenset | set = frozenset()) -> list:
         """Fork n workers. Each takes units from `feed` until none is left (so does this process meanwhile:
         whoever is free takes the next, the biggest first), loads their files (task_fresh), writes their
         cache entries and sends back, unit by unit as it goes (league.workers.StreamWorker), a pickle of
         ([(task index, pickle of (key, entry))] — the bytes it cached —, the cache's state); then runs
-        `then(league)` (a share of meanwhile's work; a failure there is its own: the files are sent)."""
+        `then(league)` (a share of meanwhile's work; a failure there is its own: the files are sent). `cached`:
+        the tasks whose entries are in the cache (this process reads them back): a worker ranks a season whose
+        other stages are among them too, reading those back itself (see cache_rankings)."""
         import pickle
         from importlib import import_module
         for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
@@ -528,7 +536,7 @@ class Loader:
                                 self.cache.put_pickled(key, data)
                             out.append((i, data))
                             entries[i] = (key, value)
-                        self.cache_rankings(tasks, units[u], entries)
+                        self.cache_rankings(tasks, units[u], entries, cached, keys)
                         state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
                         send(pickle.dumps((out, state), protocol=pickle.HIGHEST_PROTOCOL))
                     if then is not None:
@@ -545,10 +553,14 @@ class Loader:
             raise
         return children
 
-    def cache_rankings(self, tasks: list[_Task], share: list[int], entries: dict) -> None:
+    def cache_rankings(self, tasks: list[_Task], share: list[int], entries: dict, cached=frozenset(),
+                       keys: Optional[list] = None) -> None:
         """In a worker, and in the parent while workers load: the annual rankings of every season whose
         stages it all loaded (in `share`) and could cache, computed and cached as compute() would (it then
-        reads them instead of ranking the season itself, after the load, when the other cores are idle)."""
+        reads them instead of ranking the season itself, after the load, when the other cores are idle).
+        With `cached` (task indices whose entries are in the cache, under `keys`), also a season of which
+        it loaded some stages and the others are cached: those are read back here (a worker, beside the
+        parent reading them back too: a rebuild after one file was edited ranks its season in the worker)."""
         if self.cache is None:
             return
         from league.compute import rankings_key, season_rankings
@@ -558,14 +570,21 @@ class Loader:
             if task.kind == "stage":
                 seasons.setdefault(id(task.season), (task.season, []))[1].append(i)
         for season, stage_tasks in seasons.values():
-            if not all(i in mine for i in stage_tasks):
+            if not all(i in mine or i in cached for i in stage_tasks) or not any(i in mine for i in stage_tasks):
                 continue
-            done = [entries[i] for i in stage_tasks]
-            if any(key is None or value[0] is None for key, value in done):
-                continue
-            done.sort(key=lambda e: (e[1][0].date, e[1][0].id))   # the season's order (load_seasons)
-            self.cache.put(rankings_key(season.year, [key for key, _ in done]),
-                           season_rankings([value[2] for _, value in done]))
+            for i in stage_tasks:
+                if i not in entries and i in cached:
+                    value = self.cache.get(keys[i])
+                    if value is None:
+                        break
+                    entries[i] = (keys[i], value)
+            else:
+                done = [entries[i] for i in stage_tasks]
+                if any(key is None or value[0] is None for key, value in done):
+                    continue
+                done.sort(key=lambda e: (e[1][0].date, e[1][0].id))   # the season's order (load_seasons)
+                self.cache.put(rankings_key(season.year, [key for key, _ in done]),
+                               season_rankings([value[2] for _, value in done]))
 
     def use_frames(self, league: League, tasks: list[_Task], done: list, frames: list[bytes]) -> None:
         """Record the entries a worker sent (see start_workers) in `done`, as task_use."""
@@ -606,20 +625,30 @@ class _Task:
 # some tens of milliseconds); tests lower them to run the parallel path on small content
 PARALLEL_MIN_FILES = 4
 PARALLEL_MIN_BYTES = 400_000
+# ... and a worker loads even one file when this process has at least this many cache entries to read back
+# meanwhile (~1 ms each on the archive): a rebuild after an edit there reads 239 back (~0.17 s) while the
+# worker loads and ranks the edited stage (~0.03 s, with the stage validator's first build and the season's
+# rankings ~0.08 s), for a fork of ~5 ms
+READBACK_MIN_ENTRIES = 40
 
 
-def _load_workers(tasks: list[_Task], todo: list[int], busy: bool = False) -> int:
+def _load_workers(tasks: list[_Task], todo: list[int], busy: bool = False, hits: int = 0) -> int:
     """How many processes load the files not in the cache: 1, or one per available core (at most 4). Below
     PARALLEL_MIN_BYTES a fork costs more than it saves (the demo: 37 ms one by one, 42 ms with a worker),
-    unless this process is `busy` meanwhile (compiling the templates): then one worker loads them."""
+    unless this process is `busy` meanwhile (compiling the templates), or has at least READBACK_MIN_ENTRIES
+    cache entries (`hits`) to read back meanwhile: then one worker loads them."""
     import os
-    if len(todo) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
+    if not todo or not hasattr(os, "fork"):
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
     if cores < 2:
+        return 1
+    if hits >= READBACK_MIN_ENTRIES and sum(_size(tasks[i].path) for i in todo) < PARALLEL_MIN_BYTES:
+        return 2
+    if len(todo) < PARALLEL_MIN_FILES:
         return 1
     if sum(_size(tasks[i].path) for i in todo) < PARALLEL_MIN_BYTES:
         return 2 if busy else 1

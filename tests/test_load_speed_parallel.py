@@ -28,7 +28,7 @@ def content(tmp_path) -> Path:
 
 
 def _workers(monkeypatch, n: int) -> None:
-    monkeypatch.setattr(L, "_load_workers", lambda tasks, todo, busy=False: min(n, len(todo)) if todo else 1)
+    monkeypatch.setattr(L, "_load_workers", lambda tasks, todo, busy=False, **kw: min(n, len(todo)) if todo else 1)
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -151,7 +151,7 @@ def test_build_loads_beside_the_template_compilation_only_when_it_compiles(conte
     asked = []
     real = L._load_workers
     monkeypatch.setattr(L, "_load_workers",
-                        lambda tasks, todo, busy=False: asked.append((busy, len(todo))) or real(tasks, todo, busy))
+                        lambda tasks, todo, busy=False, **kw: asked.append((busy, len(todo))) or real(tasks, todo, busy, **kw))
     cache = tmp_path / "cache"
     assert not templates_compiled(None, "pt_BR", cache)
     build(content, tmp_path / "site", cache_dir=cache, search=False)
@@ -199,6 +199,46 @@ def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeyp
     assert api_files(results) == api_files(one.results)
     warm = check(archive, cache_dir=tmp_path / "cache")
     assert api_files(warm.results) == api_files(one.results)
+
+
+def test_an_edited_file_is_loaded_and_its_season_ranked_by_a_worker_while_the_rest_is_read_back(
+        archive, tmp_path, monkeypatch):
+    """A rebuild after one stage file changed, with many entries to read back (READBACK_MIN_ENTRIES): a worker
+    loads that file and ranks its season — reading the season's other stages back itself — while this process
+    reads the rest back. The results equal a one-by-one load's, compute() finds that season's rankings in the
+    cache (it ranks nothing), and an entry found corrupted meanwhile is loaded here, with its warning."""
+    from league.api import api_files
+    from league.cache import Cache
+    from league.compute import compute
+    content = tmp_path / "content"
+    shutil.copytree(archive, content)
+    stages = sorted(content.glob("seasons/*/truco/*.yaml"))
+    edited, other = stages[-1], stages[0]   # the last season's, and the first season's: corrupted in the cache
+    assert edited.parent.parent != other.parent.parent
+    filled = check(content, cache_dir=tmp_path / "cache").results.league   # every entry cached, rankings too
+    corrupt = filled.stage_keys[Loader(content).rel(other)]
+    edited.write_text(edited.read_text(encoding="utf-8") + "# conferido\n", encoding="utf-8")  # new bytes, same stage
+    cache = Cache(tmp_path / "cache")
+    cache._path(corrupt).write_bytes(b"not a pickle")
+    one = check(content, cache_dir=False)
+    monkeypatch.setattr(L, "READBACK_MIN_ENTRIES", 3)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    parent, fresh, here = os.getpid(), Loader.task_fresh, []
+
+    def spy(self, league, task, key):
+        if os.getpid() == parent:
+            here.append(task.path)
+        return fresh(self, league, task, key)
+    monkeypatch.setattr(Loader, "task_fresh", spy)
+    loader = Loader(content, cache)
+    league = loader.load()
+    assert loader.workers == 2 and loader.fallbacks == 0
+    assert here == [other]   # the edited file was loaded by the worker; the corrupted entry's file here, after
+    assert any("corrompida" in w for w in cache.warnings)
+    before = cache.misses
+    results = compute(league, loader.diags, cache)
+    assert cache.misses == before   # every season's rankings found: the edited one's, ranked by the worker
+    assert api_files(results) == api_files(one.results)
 
 
 def test_an_unwritable_cache_is_reported_once_as_by_a_one_by_one_load(content, tmp_path, monkeypatch):
