@@ -8,19 +8,42 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from league import schema as S
 from league.errors import Diagnostics, LeagueError, SourceMark, did_you_mean
 from league.models import (
     Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
-from league.validate import validate
 from league.workers import StreamWorker, TaskFeed
 from league.yamlio import MDict, MList, load_yaml
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
+
+
+class _Lazy:
+    """A module imported when one of its names is first used. The content's shapes (league.schema) and their
+    validation (league.validate) need pydantic, ~0.15 s of imports: a rebuild that finds league.yaml, every
+    season.yaml, clubs.yaml and players.yaml in the cache and leaves the edited files to a worker
+    (run_tasks) never imports it here."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        from importlib import import_module
+        value = getattr(import_module(self._name), attr)
+        setattr(self, attr, value)   # (found in the instance from now on)
+        return value
+
+
+S = _Lazy("league.schema")
+_validation = _Lazy("league.validate")
+
+
+def validate(model, raw, rel, diags, what="o arquivo"):
+    """league.validate.validate (imported at the first use)."""
+    return _validation.validate(model, raw, rel, diags, what)
 
 
 class Loader:
@@ -51,6 +74,10 @@ class Loader:
         # meanwhile_share(league): what a load worker does of that work once its files are loaded (when busy)
         self.meanwhile_share = None
         self.fallbacks = 0    # worker shares loaded here instead because the worker failed
+        # year → (title, Truco and Quatrilho settings, season.yaml's path, its diagnostics): what each season.yaml
+        # makes (season_settings), cached with league.yaml's (settings_key)
+        self.seasons_done: dict = {}
+        self.settings_files: list = []   # league.yaml and the season.yaml files its cache key was made of
         # progress(files, total): how many of the stage and championship files to load (not in the cache)
         # every process has taken so far, told in this process only (the build's bar on a terminal)
         self.progress = None
@@ -73,6 +100,29 @@ class Loader:
             self.diags.error(SourceMark(str(self.content)), "pasta de conteúdo não encontrada",
                              "rode o comando na raiz do projeto ou use --content PASTA", code="missing")
             raise LeagueError(self.diags.sorted())
+        skey = self.settings_key()
+        hit = self.cache.get(skey) if skey is not None else None
+        if hit is not None:   # league.yaml and every season.yaml as a previous load found them
+            settings, ldiags, self.seasons_done = hit
+            self.diags.extend(ldiags)
+        else:
+            before = len(self.diags.items)
+            settings = self.league_settings()
+            ldiags = self.diags.items[before:]
+        clubs, players = self.load_registries()
+        league = League(**settings, clubs=clubs, players=players, seasons=[], pages=[], news=[],
+                        content_dir=str(self.content))
+        self.load_seasons(league)
+        if skey is not None and hit is None and self.settings_fresh():
+            self.deferred.append((skey, (settings, list(ldiags), self.seasons_done)))
+        self.load_pages(league)
+        if self.deferred and not any(d.level == "error" for d in self.diags.items):
+            for key, value in self.deferred:
+                self.cache.put(key, value)
+        return league
+
+    def league_settings(self) -> dict:
+        """league.yaml, read and validated: the League's fields other than the content (problems reported)."""
         lf = self.content / "league.yaml"
         league_raw = self.yaml(lf) if lf.exists() else None
         if not lf.exists():
@@ -84,21 +134,54 @@ class Loader:
             self.check_urls(lmodel, league_raw)
         truco = self.truco_config(lmodel.truco if lmodel else S.TrucoSettings(), None, league_raw, self.rel(lf))
         quat = self.quatrilho_config(lmodel.quatrilho if lmodel else S.QuatrilhoSettings(), None)
-        clubs, players = self.load_registries()
-        league = League(
+        return dict(
             name=lmodel.name if lmodel else "", short_name=lmodel.short_name if lmodel else "",
             base_url=lmodel.base_url if lmodel else "/", locale=lmodel.locale if lmodel else "pt_BR",
             repository=lmodel.repository if lmodel else None,
             allow_html=lmodel.markdown.allow_html if lmodel else False,
-            truco=truco, quatrilho=quat, clubs=clubs, players=players, seasons=[], pages=[], news=[],
-            content_dir=str(self.content),
+            truco=truco, quatrilho=quat,
         )
-        self.load_seasons(league)
-        self.load_pages(league)
-        if self.deferred and not any(d.level == "error" for d in self.diags.items):
-            for key, value in self.deferred:
-                self.cache.put(key, value)
-        return league
+
+    def settings_key(self) -> Optional[str]:
+        """Cache key of what league.yaml and the season.yaml files make (league_settings, season_settings): their
+        bytes, which season folders there are, and league's code. None without a cache, or when one of those
+        files is not a regular, readable file (the load reports it)."""
+        if self.cache is None:
+            return None
+        import hashlib
+        from league.cache import code_version, digest
+
+        def sha(path: Path) -> Optional[str]:
+            rel = self.rel(path)
+            got = self.digests.get(rel) if self.digests is not None else None
+            if got is None or got.startswith("?"):
+                try:
+                    got = hashlib.sha256(path.read_bytes()).hexdigest()
+                except OSError:
+                    return None
+            self.keyed[rel] = got   # (what the file's bytes must still be when it is read: settings_fresh)
+            self.settings_files.append(rel)
+            return got
+        lf = self.content / "league.yaml"
+        parts = ["settings", code_version(), self.rel(lf), sha(lf) if lf.is_file() else None]
+        if parts[-1] is None:
+            return None
+        root = self.content / "seasons"
+        if root.is_dir():
+            for sdir in sorted(p for p in root.iterdir() if p.is_dir()):
+                sfile = sdir / "season.yaml"
+                got = None
+                if sfile.exists():
+                    got = sha(sfile) if sfile.is_file() else None
+                    if got is None:
+                        return None
+                parts += [sdir.name, got]
+        return digest(*parts)
+
+    def settings_fresh(self) -> bool:
+        """Whether league.yaml and every season.yaml were read from the bytes their cache key was made of (one
+        edited meanwhile is used as read, but not cached under that key)."""
+        return all(self.read.get(rel) == self.keyed.get(rel) for rel in self.settings_files)
 
     def load_pages(self, league: League) -> None:
         """The Markdown pages and news (league/pages.py): from the cache when every file of pages/ and news/,
@@ -322,23 +405,15 @@ class Loader:
                                  "use o ano com 4 dígitos, ex.: seasons/2026")
                 continue
             year = sdir.name
-            sfile = sdir / "season.yaml"
-            smodel = None
-            if sfile.exists():
-                raw = self.yaml(sfile)
-                smodel = validate(S.SeasonFile, raw, self.rel(sfile), self.diags, "season.yaml") if raw is not None \
-                    else S.SeasonFile()
-            truco = league.truco
-            quat = league.quatrilho
-            if smodel and smodel.truco:
-                base = S.TrucoSettings(**{**_truco_dump(league.truco)})
-                truco = self.truco_config(base, smodel.truco, None, self.rel(sfile))
-            if smodel and smodel.quatrilho:
-                quat = self.quatrilho_config(S.QuatrilhoSettings(**{**league.quatrilho.__dict__,
-                                                                     "tiebreaks": list(league.quatrilho.tiebreaks)}),
-                                             smodel.quatrilho)
-            season = Season(year=year, title=(smodel.title if smodel and smodel.title else _season_title(league, year)),
-                            truco=truco, quatrilho=quat, path=self.rel(sfile) if sfile.exists() else None)
+            got = self.seasons_done.get(year)
+            if got is None:   # its season.yaml: read and validated (else as the cached settings have it)
+                before = len(self.diags.items)
+                title, truco, quat, path = self.season_settings(league, sdir)
+                self.seasons_done[year] = (title, truco, quat, path, self.diags.items[before:])
+            else:
+                title, truco, quat, path, sdiags = got
+                self.diags.extend(sdiags)
+            season = Season(year=year, title=title, truco=truco, quatrilho=quat, path=path)
             tdir = sdir / "truco"
             if tdir.is_dir():
                 for f in sorted(tdir.iterdir()):
@@ -367,6 +442,27 @@ class Loader:
         for season in league.seasons:
             season.stages.sort(key=lambda s: (s.date, s.id))
             season.championships.sort(key=lambda c: (c.date, c.id))
+
+    def season_settings(self, league: League, sdir: Path) -> tuple:
+        """A season folder's season.yaml, read and validated: (title, Truco settings, Quatrilho settings, path)."""
+        year = sdir.name
+        sfile = sdir / "season.yaml"
+        smodel = None
+        if sfile.exists():
+            raw = self.yaml(sfile)
+            smodel = validate(S.SeasonFile, raw, self.rel(sfile), self.diags, "season.yaml") if raw is not None \
+                else S.SeasonFile()
+        truco = league.truco
+        quat = league.quatrilho
+        if smodel and smodel.truco:
+            base = S.TrucoSettings(**{**_truco_dump(league.truco)})
+            truco = self.truco_config(base, smodel.truco, None, self.rel(sfile))
+        if smodel and smodel.quatrilho:
+            quat = self.quatrilho_config(S.QuatrilhoSettings(**{**league.quatrilho.__dict__,
+                                                                 "tiebreaks": list(league.quatrilho.tiebreaks)}),
+                                         smodel.quatrilho)
+        title = smodel.title if smodel and smodel.title else _season_title(league, year)
+        return title, truco, quat, self.rel(sfile) if sfile.exists() else None
 
     def deps_digest(self) -> str:
         """What every stage file depends on besides itself: the clubs and players it references."""
@@ -519,8 +615,11 @@ class Loader:
         other stages are among them too, reading those back itself (see cache_rankings)."""
         import pickle
         from importlib import import_module
-        for module in ("league.compute", "league.quatrilho", "league.quatrilho_loader", "league.ranking"):
-            import_module(module)   # everything a worker runs is imported before forking
+        loading = () if len(cached) >= READBACK_MIN_ENTRIES else ("league.quatrilho_loader", "league.schema",
+                                                                  "league.validate")
+        for module in ("league.compute", "league.quatrilho", "league.ranking", *loading):
+            import_module(module)   # everything a worker runs is imported before forking — but what only
+            # loads files (pydantic's models), when this process has the cache to read back and no file to load
         self.deps_digest()
         children = []
         try:

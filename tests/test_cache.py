@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from league.build import build, check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,3 +205,74 @@ def test_a_stage_changed_after_the_build_hashed_it_is_loaded_but_not_cached(tmp_
     assert "content/seasons/2026/truco/etapa-2.yaml" in cached_stages(tmp_path / "c1")
     check(content, cache_dir=tmp_path / "c2", digests=digests)
     assert rel in cached_stages(tmp_path / "c2")
+
+
+def _settings(league) -> list:
+    return [(league.name, league.short_name, league.base_url, league.locale, league.repository, league.allow_html,
+             league.truco, league.quatrilho)] + [(s.year, s.title, s.truco, s.quatrilho, s.path) for s in league.seasons]
+
+
+def test_league_and_season_settings_come_from_the_cache_until_one_of_their_files_changes(tmp_path):
+    # league.yaml and every season.yaml make the League's and the Seasons' settings (Loader.settings_key): kept
+    # in the cache, with what was reported about them, so that a rebuild after a stage edit needs neither
+    # their YAML nor pydantic; a season.yaml edited, added or removed is read again
+    import shutil
+    from league.cache import Cache
+    from league.loader import Loader
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    cold = check(content, cache_dir=False)
+    check(content, cache_dir=tmp_path / "cache")
+    read = []
+    real = Loader.league_settings, Loader.season_settings
+
+    def spy_league(self):
+        read.append("league.yaml")
+        return real[0](self)
+
+    def spy_season(self, league, sdir):
+        read.append(sdir.name)
+        return real[1](self, league, sdir)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Loader, "league_settings", spy_league)
+        mp.setattr(Loader, "season_settings", spy_season)
+        warm = Loader(content, Cache(tmp_path / "cache"))
+        league = warm.load()
+        assert read == []                                             # all from the cache
+        assert _settings(league) == _settings(cold.results.league)
+        assert league.seasons[0].truco is league.truco                # a season without settings of its own
+        years = [s.year for s in league.seasons]
+        sfile = content / "seasons" / years[-1] / "season.yaml"
+        sfile.write_text("title: Temporada editada\n", encoding="utf-8")
+        league = Loader(content, Cache(tmp_path / "cache")).load()
+        assert read == ["league.yaml", *years]                        # one file changed: all read again
+        assert league.seasons[-1].title == "Temporada editada"
+        read.clear()
+        assert Loader(content, Cache(tmp_path / "cache")).load().seasons[-1].title == "Temporada editada"
+        assert read == []                                             # and cached again
+        sfile.unlink()
+        league = Loader(content, Cache(tmp_path / "cache")).load()
+        assert read == ["league.yaml", *years]
+        assert league.seasons[-1].title == f"Temporada {years[-1]}"    # the default title
+        assert league.seasons[-1].path is None
+
+
+def test_settings_read_from_other_bytes_than_their_key_says_are_not_cached(tmp_path):
+    # as for a stage file (above): league.yaml edited between the build's digests and its reading is used as read
+    # but not cached under the key made of the old bytes
+    import hashlib
+    import shutil
+    from league.cache import Cache
+    from league.loader import Loader
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    digests = {f"content/{p.relative_to(content).as_posix()}": hashlib.sha256(p.read_bytes()).hexdigest()
+               for p in content.rglob("*") if p.is_file()}
+    stale = dict(digests, **{"content/league.yaml": hashlib.sha256(b"an older league.yaml").hexdigest()})
+    loader = Loader(content, Cache(tmp_path / "cache"), stale)
+    league = loader.load()
+    assert league.name == "Federação Paranaense de Truco" and not loader.settings_fresh()
+    assert not Cache(tmp_path / "cache").has(loader.settings_key())
+    fresh = Loader(content, Cache(tmp_path / "cache"), digests)
+    fresh.load()
+    assert fresh.settings_fresh() and Cache(tmp_path / "cache").has(fresh.settings_key())

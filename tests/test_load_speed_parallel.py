@@ -241,6 +241,34 @@ def test_an_edited_file_is_loaded_and_its_season_ranked_by_a_worker_while_the_re
     assert api_files(results) == api_files(one.results)
 
 
+def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp_path):
+    """The edited file is validated in the worker (above); league.yaml, the season.yaml files, clubs.yaml,
+    players.yaml and the pages come from the cache: this process never imports pydantic (~0.15 s of a
+    one-score rebuild), and the site is the one a cold build makes."""
+    import subprocess
+    import sys
+    from league.build import build
+    content = tmp_path / "content"
+    shutil.copytree(archive, content)
+    build(content, tmp_path / "site", cache_dir=tmp_path / "cache", search=False)
+    stage = sorted(content.glob("seasons/*/truco/*.yaml"))[-1]
+    stage.write_text(stage.read_text(encoding="utf-8") + "# conferido\n", encoding="utf-8")
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "import league.loader as L\n"
+        "L.READBACK_MIN_ENTRIES = 3\n"
+        "os.sched_getaffinity = lambda pid: {0, 1}\n"
+        "from league.build import build\n"
+        "report = build(Path(sys.argv[1]), Path(sys.argv[2]), cache_dir=Path(sys.argv[3]), search=False)\n"
+        "print(report.rendered, 'pydantic' in sys.modules, 'league.schema' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script, str(content), str(tmp_path / "site"), str(tmp_path / "cache")],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
+    assert int(out[0]) > 0 and out[1:] == ["False", "False"]
+    build(content, tmp_path / "cold", cache_dir=False, search=False)
+    assert _site_files(tmp_path / "site") == _site_files(tmp_path / "cold")
+
+
 def test_an_unwritable_cache_is_reported_once_as_by_a_one_by_one_load(content, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be\n", encoding="utf-8")
