@@ -15,7 +15,7 @@ from league.models import (
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
 from league.workers import StreamWorker, TaskFeed
-from league.yamlio import MDict, MList, load_yaml
+from league.marked import MDict, MList
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
@@ -86,6 +86,7 @@ class Loader:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
 
     def yaml(self, path: Path) -> Any:
+        from league.yamlio import load_yaml   # (PyYAML: imported when a file is first read, see league.marked)
         rel = self.rel(path)   # the bytes' digest only for a file with a cache key made before (task_key)
         return load_yaml(path, rel, self.diags, digests=self.read if rel in self.keyed else None)
 
@@ -212,7 +213,7 @@ class Loader:
         import hashlib
         import importlib.util
         import os
-        from league.yamlio import MAX_BYTES
+        from league.marked import MAX_BYTES
         parts: list = [league.locale, league.allow_html]
         for module in ("markdown", "nh3"):
             spec = importlib.util.find_spec(module)

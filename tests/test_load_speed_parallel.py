@@ -244,7 +244,7 @@ def test_an_edited_file_is_loaded_and_its_season_ranked_by_a_worker_while_the_re
 def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp_path):
     """The edited file is validated in the worker (above); league.yaml, the season.yaml files, clubs.yaml,
     players.yaml and the pages come from the cache: this process never imports pydantic (~0.15 s of a
-    one-score rebuild), and the site is the one a cold build makes."""
+    one-score rebuild) nor PyYAML (~0.02 s), and the site is the one a cold build makes."""
     import subprocess
     import sys
     from league.build import build
@@ -261,10 +261,10 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
         "os.sched_getaffinity = lambda pid: {0, 1}\n"
         "from league.build import build\n"
         "report = build(Path(sys.argv[1]), Path(sys.argv[2]), cache_dir=Path(sys.argv[3]), search=False)\n"
-        "print(report.rendered, 'pydantic' in sys.modules, 'league.schema' in sys.modules)\n")
+        "print(report.rendered, 'pydantic' in sys.modules, 'league.schema' in sys.modules, 'yaml' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", script, str(content), str(tmp_path / "site"), str(tmp_path / "cache")],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
-    assert int(out[0]) > 0 and out[1:] == ["False", "False"]
+    assert int(out[0]) > 0 and out[1:] == ["False", "False", "False"]   # nor PyYAML (league.marked)
     build(content, tmp_path / "cold", cache_dir=False, search=False)
     assert _site_files(tmp_path / "site") == _site_files(tmp_path / "cold")
 
