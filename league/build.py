@@ -37,7 +37,9 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
     from league.cache import Cache, default_dir
     from league.compute import compute
     from league.loader import Loader
+    from league import i18n
     cache = None if cache_dir is False else Cache(cache_dir or default_dir(content))
+    i18n.use_cache(cache)   # the interface text's catalogs kept compiled there
     loader = Loader(Path(content), cache, digests)
     loader.meanwhile, loader.meanwhile_busy, loader.meanwhile_share = meanwhile, meanwhile_busy, meanwhile_share
     if progress is not None:
@@ -45,6 +47,8 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
     league = loader.load()
     if loader.diags.errors:
         raise LeagueError(loader.diags.sorted())
+    if league.locale in i18n.LOCALES:
+        i18n.translations(league.locale)   # (read now: a corrupted cache entry of it is reported with the others)
     results = compute(league, loader.diags, cache)
     if cache is not None:
         for w in cache.warnings:

@@ -9,7 +9,8 @@ Catalogs: `league/locale/<locale>/LC_MESSAGES/messages.po`, extracted from the t
 code into `league/locale/messages.pot` (`make translations`). The msgids are the Portuguese text (the
 site's default language), so pt_BR's catalog repeats them; it exists for the plural rule, which Babel's
 CLDR data gives three forms for Portuguese: its header is fixed to `nplurals=2; plural=(n > 1);` (0 and 1
-singular). The .po files are compiled in memory at first use (Babel's read_po → write_mo): no binary is
+singular). The .po files are compiled in memory at first use (Babel's read_po → write_mo; a build keeps them
+compiled in its cache, see use_cache): no binary is
 committed and the same .po always gives the same translations.
 
 Python code marks its text with `_`/`ngettext`/`pgettext` (translated for the build's locale when called)
@@ -40,8 +41,6 @@ from typing import Any, Iterator, Optional, Sequence
 from babel import Locale
 from babel.dates import format_date, format_skeleton
 from babel.lists import format_list
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal
 from babel.support import LazyProxy, Translations
 from markupsafe import Markup, escape
@@ -68,17 +67,52 @@ def po_path(locale: str) -> Path:
     return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@functools.lru_cache(maxsize=None)
-def translations(locale: str) -> Translations:
-    """The locale's catalog, compiled in memory from its .po (fuzzy entries left out)."""
-    if locale not in LOCALES:
-        raise ValueError(f"idioma não suportado: {locale!r} (use {', '.join(LOCALES)})")
-    with po_path(locale).open("rb") as fh:
-        catalog = read_po(fh, locale=locale, domain=DOMAIN)
+# the build cache (league.cache.Cache) where a build keeps each catalog compiled (use_cache), or None
+_catalogs = None
+
+
+def use_cache(cache) -> None:
+    """Keep the compiled catalogs in `cache` (a league.cache.Cache; None: compile them every time): compiling a .po
+    with Babel takes ~0.02 s of every build, reading the compiled one back ~1 ms."""
+    global _catalogs
+    _catalogs = cache
+
+
+def compile_po(data: bytes, locale: str) -> bytes:
+    """The .mo bytes of a .po file's bytes (fuzzy entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    catalog = read_po(io.BytesIO(data), locale=locale, domain=DOMAIN)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
-    buf.seek(0)
-    return Translations(buf, domain=DOMAIN)
+    return buf.getvalue()
+
+
+@functools.lru_cache(maxsize=None)
+def translations(locale: str) -> Translations:
+    """The locale's catalog, compiled in memory from its .po (fuzzy entries left out) — or read back compiled from
+    the build cache (use_cache), under the .po's bytes and Babel's version, with the compiled bytes' sha256 checked
+    (an entry that does not match is compiled again and replaced)."""
+    if locale not in LOCALES:
+        raise ValueError(f"idioma não suportado: {locale!r} (use {', '.join(LOCALES)})")
+    import hashlib
+    data = po_path(locale).read_bytes()
+    cache, mo, key = _catalogs, None, None
+    if cache is not None:
+        import babel
+        from league.cache import digest
+        key = digest("catalog", locale, babel.__version__, data)
+        got = cache.get(key)
+        if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], bytes) \
+                and hashlib.sha256(got[0]).hexdigest() == got[1]:
+            mo = got[0]
+        elif got is not None:
+            cache.warnings.append(f"entrada corrompida ignorada no cache: catálogo {locale} compilado ({key})")
+    if mo is None:
+        mo = compile_po(data, locale)
+        if cache is not None:
+            cache.put(key, (mo, hashlib.sha256(mo).hexdigest()))
+    return Translations(io.BytesIO(mo), domain=DOMAIN)
 
 
 @functools.lru_cache(maxsize=None)
