@@ -151,6 +151,7 @@ class Loader:
             return None
         import hashlib
         from league.cache import code_version, digest
+        self.settings_files = []   # (a second call makes the same list, not a doubled one)
 
         def sha(path: Path) -> Optional[str]:
             rel = self.rel(path)

@@ -276,3 +276,6 @@ def test_settings_read_from_other_bytes_than_their_key_says_are_not_cached(tmp_p
     fresh = Loader(content, Cache(tmp_path / "cache"), digests)
     fresh.load()
     assert fresh.settings_fresh() and Cache(tmp_path / "cache").has(fresh.settings_key())
+    # the key was made twice (by load() and just above): the files it was made of are listed once each
+    # (the demo: league.yaml and its one season's, 2026/season.yaml)
+    assert len(fresh.settings_files) == len(set(fresh.settings_files)) == 2
