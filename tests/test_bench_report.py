@@ -93,3 +93,18 @@ def test_more_one_score_rebuilds_give_their_median_under_the_table():
     assert "- one-score rebuild: **1.10 s** (target ≤ 1 s: MISSED)" in text
     assert ("- the same over 6 more one-score rebuilds, one process each, the score going back and forth: "
             "0.90, 1.20, 0.80, 0.96, 1.05, 0.85 s; median **0.93 s** (target ≤ 1 s: met)") in text
+
+
+def test_the_full_render_is_reported_beside_the_cold_ratio_not_instead_of_it():
+    run = _bench_run()
+    # cold: league 5.0 s, Hugo 10.0 s for 10,000 pages → 2000 ÷ 1000 pages/s = 2.00× (the target's figure);
+    # full render (parse cache and site/ kept, no page changed): 2.0 s → 5000 ÷ 1000 = 5.00×, for information
+    full = _row("league", "full render", 2.0)
+    full["changed"], full["touched"] = 0, 0
+    rows = [_row("league", "cold", 5.0), _row("hugo", "cold", 10.0), full]
+    text = run.report(rows, {"date": "d", "machine": "m", "league": "l", "hugo": "h", "timer": "t"})
+    assert "| 20 | league full render | 10000 | 2.00 | 5000 |" in text
+    assert "= **2.00×** (target ≥ 4×: MISSED)" in text
+    line = next(x for x in text.splitlines() if x.startswith("- every page rendered again"))
+    assert "league 5000 pages/s ÷ Hugo 1000 pages/s = 5.00× (for information; the cold figure above is the " \
+           "target's); 0 HTML changed, 0 written" in line
