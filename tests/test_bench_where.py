@@ -1,0 +1,59 @@
+"""bench/where's reading of a py-spy profile (issue 6: "say in the note where the time went"): each sample
+goes to the category of its innermost known frame, and the phases come from the build's own timing lines.
+bench/where is a stdlib script; its functions are loaded from it (py-spy itself is not run here)."""
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _where():
+    loader = importlib.machinery.SourceFileLoader("bench_where", str(ROOT / "bench" / "where"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+RAW = [
+    # 50 samples writing a page inside a worker's share: "write files" (innermost), not "templates"
+    'process 1:"league";run_plan (league/render.py:800);_share (league/render.py:690);'
+    "SiteWriter.put (league/writer.py:170) 50",
+    # 30 in a chart drawn from a template: "charts", although the page's template is further out
+    "run_plan (league/render.py:800);render_page (league/render.py:672);Template.render (jinja2/environment.py:1295);"
+    "root (pair.html:8);Charts.pair (league/charts.py:290);line_chart (league/charts.py:120) 30",
+    # 20 in the template itself
+    "run_plan (league/render.py:800);render_page (league/render.py:672);Template.render (jinja2/environment.py:1295);"
+    "root (pair.html:8) 20",
+    # 25 parsing YAML in a load worker; 15 in nothing listed
+    "Loader.run_tasks (league/loader.py:500);StageLoader.load (league/loader.py:810);Loader.yaml (league/loader.py:90);"
+    "load_yaml (league/yamlio.py:400);_fast (league/yamlio.py:300) 25",
+    "<module> (league:6);something (elsewhere.py:1) 15",
+    "not a sample line",
+]
+
+
+def test_each_sample_goes_to_its_innermost_category_at_the_sampling_rate():
+    w = _where()
+    cats, tops, total = w.categorize(RAW, 10.0)
+    # 140 samples at 10 Hz = 14.0 s: write files 5.0, charts 3.0, YAML 2.5, templates 2.0, other 1.5
+    assert total == 14.0
+    assert cats == [("write files", 5.0), ("charts", 3.0), ("YAML", 2.5), ("templates", 2.0), ("other", 1.5)]
+    # the innermost frames, line numbers dropped: put 5.0, line_chart 3.0, _fast 2.5, root (pair.html) 2.0, something 1.5
+    assert tops[0] == ("SiteWriter.put (league/writer.py)", 5.0)
+    assert ("root (pair.html)", 2.0) in tops and ("_fast (league/yamlio.py)", 2.5) in tops
+
+
+def test_the_phases_are_read_from_the_builds_own_lines_in_order_and_reported():
+    w = _where()
+    err = ("aviso: something\nWHERE-PHASE 2.500 5.250 run_plan\nWHERE-PHASE 0.100 2.000 check\n"
+           "WHERE-CPU 12.000\nWHERE-PHASE 5.250 5.750 resolve_keys\n")
+    steps = w.phases(err)
+    assert steps == [(0.1, 2.0, "check"), (2.5, 5.25, "run_plan"), (5.25, 5.75, "resolve_keys")]
+    text = w.report(steps, [("write files", 5.0), ("templates", 2.0)], [("x (y.py)", 5.0)], 7.0, 6.0, 12.0, "cold")
+    # run_plan: 5.25 − 2.50 = 2.75 s; write files 5.0 of 7.0 s sampled = 71.4 %
+    assert "| run_plan | 2.50 | 5.25 | 2.75 |" in text
+    assert "| write files | 5.00 | 71.4 |" in text
+    assert text.startswith("bench/where: cold: 6.00 s wall under py-spy, 12.00 CPU-s")
