@@ -52,14 +52,24 @@ class WriteStats:
         self.paths.extend(other.paths)
 
 
+_READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
 def _same(path: str, data: bytes) -> bool:
+    """Whether the file at `path` holds exactly `data` (one open, its size from the descriptor, one read of a
+    byte more than `data`: no file object — a rebuild that renders every page compares ~28,000 files, 11 µs
+    each instead of 16 on this machine)."""
     try:
-        if os.stat(path).st_size != len(data):
-            return False
-        with open(path, "rb") as fh:
-            return fh.read() == data
+        fd = os.open(path, _READ)
     except OSError:
         return False
+    try:
+        n = len(data)
+        return os.fstat(fd).st_size == n and os.read(fd, n + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _apply(staging: Path, out: Path) -> None:
