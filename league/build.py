@@ -286,7 +286,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     try:
         with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
             writer = SiteWriter(out)
-            index = helper = None
+            index = helper = keys_helper = key_state = None
             try:
                 previous = _previous_record(content, out, cache_dir, writer) if incremental else None
                 # the stages' signatures are reused even when out/ is new (they depend on the content only)
@@ -313,8 +313,10 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     plan.jobs += api_jobs
                 report.pages = sum(1 for job in plan.jobs if job[1] is not None)
                 plan.jobs.sort(key=_job_order)
-                if previous:   # the pages' keys tell which pages the previous site already has
-                    resolve_keys(plan)
+                resolved = False
+                if previous and (K is None or _keys_may_match(K, previous)):
+                    resolve_keys(plan)   # the pages' keys tell which pages the previous site already has
+                    resolved = True
                 kept_meta = _keep_unchanged(plan, previous, writer, record)
                 streamed = order = None
                 from league import search as S
@@ -322,6 +324,11 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     streamed = S.start_index_stubs(None, writer.staging)   # a new index: made while the pages render
                     index = (streamed, None, None)
                     order = _StubOrder(streamed, plan.jobs)
+                from league.render import workers_for
+                if K is not None and not resolved and streamed is None and workers_for(len(plan.jobs)) > 1:
+                    # nothing waits for the keys (no page can be kept, pagefind does not run): they are worked
+                    # out in a process of their own while the pages render, not on one core afterwards
+                    keys_helper = _start_keys_helper(plan.jobs + (api_jobs if helper is not None else []), K)
                 total = len(plan.jobs)
                 if progress:
                     progress("gerando páginas", 0, total)
@@ -341,8 +348,16 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     writer.stats.merge(st)
                     meta.update({path: (None, files, None) for path, files in made.items()})
                     plan.jobs += api_jobs   # for their keys, below
-                if K is not None:   # a first build's keys, worked out now, while pagefind builds the index
+                if keys_helper is not None:
+                    from league.workers import join_result
+                    keys, key_state = join_result(*keys_helper)
+                    keys_helper = None
+                    if len(keys) != len(plan.jobs):   # pragma: no cover - the same jobs, in the same order
+                        raise RuntimeError("chaves das páginas: trabalhos diferentes")
+                    plan.jobs[:] = [(*job[:4], key) for job, key in zip(plan.jobs, keys)]
+                elif K is not None:   # a first build's keys, worked out now, while pagefind builds the index
                     resolve_keys(plan)
+                if K is not None:
                     for job in plan.jobs:
                         m = meta.get(job[0])
                         if m is not None and m[0] is None:
@@ -354,7 +369,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
                 record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
                 if K is not None:   # what the next build's keys can reuse (PageKeys.for_page)
-                    record["key_state"] = K.get().state()
+                    record["key_state"] = key_state if key_state is not None else K.get().state()
                 report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))
                 if progress:
                     progress("escrevendo", 0, 0)
@@ -370,9 +385,10 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
             except BaseException:
                 if index is not None:   # pagefind still running: stop it (league serve outlives the build)
                     index[0].cancel()
-                if helper is not None:
-                    from league.workers import kill_worker
-                    kill_worker(*helper)
+                from league.workers import kill_worker
+                for h in (helper, keys_helper):
+                    if h is not None:
+                        kill_worker(*h)
                 writer.abort()
                 raise
         stats = writer.stats
@@ -418,6 +434,30 @@ def _start_api_helper(api: list, writer):
     def work():
         made = {path: emit_files(make(), writer.put) for path, make, _key in api}
         return made, writer.stats.since(forked_at)
+    return fork_result(work)
+
+
+def _keys_may_match(keys, previous) -> bool:
+    """Whether any page's key can be the one the previous build recorded: every key starts with `base`
+    (league.incremental.page_base), so not when the previous record's differs — a template, league.yaml or
+    league itself changed — and then every page is rendered again."""
+    state = previous.get("key_state")
+    if not isinstance(state, dict) or "base" not in state:
+        return True
+    return state["base"] == keys.base()
+
+
+def _start_keys_helper(jobs: list, keys):
+    """Fork the process that works out the key of each of `jobs` (in their order) and what the next build can
+    reuse of them (PageKeys.state); (pid, fd) for league.workers.join_result, which returns (keys, state)."""
+    from league.cache import gc_paused
+    from league.render import _Key
+    from league.workers import fork_result
+
+    def work():
+        with gc_paused():
+            got = [job[4](job[0]) if isinstance(job[4], _Key) else job[4] for job in jobs]
+            return got, keys.get().state()
     return fork_result(work)
 
 

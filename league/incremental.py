@@ -97,30 +97,41 @@ def stage_signatures(res) -> tuple[dict, dict]:
     return teams, pairs
 
 
+def page_base(results, content: Path, templates: Path, flags, updated,
+              inputs: tuple[dict, dict] | None = None) -> tuple[str, dict]:
+    """(`base`, the content files' digests it was made of): what every page's key starts with (see the module
+    docstring). When it differs from the previous build's, no page can be kept as it is."""
+    from league.cache import code_version
+    content = Path(content)
+    prefix = content.name or "content"
+    # the build's digests of the content and template files, read once (league/build.py `_inputs`)
+    files = inputs[0] if inputs else file_digests(content, prefix)
+    seasons_dir = f"{prefix}/seasons/"
+    news_dir = f"{prefix}/news/"
+    base = [code_version(), repr(flags), repr(updated), repr([sr.season.year for sr in results.seasons])]
+    for rel, d in files.items():
+        if rel.startswith(news_dir):
+            continue
+        if rel.startswith(seasons_dir) and not rel.endswith("/season.yaml"):
+            continue
+        base.append(rel)
+        base.append(d)
+    base.append("templates")
+    base += [f"{k}:{v}" for k, v in sorted((inputs[1] if inputs else file_digests(templates, "")).items())]
+    return _h(*base), files
+
+
 class PageKeys:
     """The key of each page kind (see the module docstring); built once per build from the results."""
 
     def __init__(self, results, site, content: Path, templates: Path, flags, updated, dates: dict,
-                 signatures=None, inputs: tuple[dict, dict] | None = None, previous: dict | None = None):
-        from league.cache import code_version
+                 signatures=None, inputs: tuple[dict, dict] | None = None, previous: dict | None = None,
+                 base: tuple[str, dict] | None = None):
         content = Path(content)
         prefix = content.name or "content"
-        # the build's digests of the content and template files, read once (league/build.py `_inputs`)
-        self.files = inputs[0] if inputs else file_digests(content, prefix)
+        self.base, self.files = base or page_base(results, content, templates, flags, updated, inputs)
         self.dates = dates
         seasons_dir = f"{prefix}/seasons/"
-        news_dir = f"{prefix}/news/"
-        base = [code_version(), repr(flags), repr(updated), repr([sr.season.year for sr in results.seasons])]
-        for rel, d in self.files.items():
-            if rel.startswith(news_dir):
-                continue
-            if rel.startswith(seasons_dir) and not rel.endswith("/season.yaml"):
-                continue
-            base.append(rel)
-            base.append(d)
-        base.append("templates")
-        base += [f"{k}:{v}" for k, v in sorted((inputs[1] if inputs else file_digests(templates, "")).items())]
-        self.base = _h(*base)
         self.site = site
         self.results = results
         # a season's Quatrilho files (championship pages, the players' Quatrilho history)

@@ -358,14 +358,24 @@ class LazyKeys:
     thunk until resolve_keys(): a rebuild needs them before rendering (to keep the pages whose key is
     unchanged), a first build only for its record, so it works them out while pagefind builds the index."""
 
-    def __init__(self, make):
+    def __init__(self, make, base=None):
         self._make = make
         self._keys = None
+        self._base_of = base
+        self._base = None
 
     def get(self):
         if self._keys is None:
-            self._keys = self._make()
+            self._keys = self._make(self._base)
         return self._keys
+
+    def base(self) -> str:
+        """What every key starts with (league.incremental.page_base), without making the keys."""
+        if self._keys is not None:
+            return self._keys.base
+        if self._base is None:
+            self._base = self._base_of()
+        return self._base[0]
 
     def later(self, kind: str, *args) -> "_Key":
         return _Key(self, kind, args)
@@ -459,10 +469,12 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     keys = None
     if keys_for is not None:
         from league.incremental import PageKeys
-        keys = LazyKeys(lambda: PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
-                                         keys_for[2] if len(keys_for) > 2 else None,
-                                         keys_for[3] if len(keys_for) > 3 else None,
-                                         keys_for[4] if len(keys_for) > 4 else None))
+        from league.incremental import page_base
+        inputs = keys_for[3] if len(keys_for) > 3 else None
+        keys = LazyKeys(lambda base: PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
+                                              keys_for[2] if len(keys_for) > 2 else None, inputs,
+                                              keys_for[4] if len(keys_for) > 4 else None, base),
+                        lambda: page_base(results, keys_for[0], templates, keys_for[1], updated, inputs))
 
     jobs: list = []  # (path, template, make, updated, key): make() builds the context where the page is rendered
 

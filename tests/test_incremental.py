@@ -174,3 +174,39 @@ def test_a_team_page_follows_its_squad_pairs_pages(tmp_path):
     assert 'href="/duplas/aa-6a--aa-6b/"' not in team_page.read_text(encoding="utf-8")
     build(content, tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
     assert _tree(site) == _tree(tmp_path / "cold")
+
+
+def test_keys_worked_out_beside_the_render_serve_the_next_rebuild(tmp_path, monkeypatch):
+    # two builds that render every page and need no key before rendering: one from a warm cache with site/
+    # deleted, one after a template edit that changes no page (every key starts with the templates' digest,
+    # so none can match the previous build's). Their keys are worked out by a forked process while the pages
+    # render (build._start_keys_helper); what it hands back must be what the next rebuild relies on: after a
+    # score change that rebuild renders only the pages that show it (a small part of the site) and its site
+    # equals a cold build's
+    import league.build as B
+    import league.render as R
+    if R.workers_for(10 ** 6) < 2:
+        pytest.skip("one core: the build renders in one process")
+    started = []
+    real = B._start_keys_helper
+    monkeypatch.setattr(B, "_start_keys_helper", lambda jobs, keys: started.append(len(jobs)) or real(jobs, keys))
+    content, cache, site = tmp_path / "content", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(ROOT / "content", content)
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    # (without a search index, so that no pagefind runs after the pages, beside which the build's own process
+    # works the keys out itself: the first, cold, build takes the helper too)
+    first = build(content, site, templates=templates, cache_dir=cache, search=False)
+    assert first.rendered == first.pages and len(started) == 1
+    shutil.rmtree(site)
+    warm = build(content, site, templates=templates, cache_dir=cache, search=False)   # site/ gone, cache kept
+    assert warm.rendered == warm.pages == first.pages and len(started) == 2
+    base = templates / "base.html"
+    base.write_text("{# a comment: no page changes #}" + base.read_text(encoding="utf-8"), encoding="utf-8")
+    full = build(content, site, templates=templates, cache_dir=cache, search=False)
+    assert full.rendered == full.pages and full.written == 0 and len(started) == 3
+    _change_score(content)
+    again = build(content, site, templates=templates, cache_dir=cache, search=False)
+    assert len(started) == 3 and 0 < again.rendered < again.pages // 4   # the keys needed first: worked out here
+    build(content, tmp_path / "cold", templates=templates, cache_dir=False, search=False)
+    assert _tree(site) == _tree(tmp_path / "cold")
