@@ -352,9 +352,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     from league.workers import join_result
                     keys, key_state = join_result(*keys_helper)
                     keys_helper = None
-                    if len(keys) != len(plan.jobs):   # pragma: no cover - the same jobs, in the same order
-                        raise RuntimeError("chaves das páginas: trabalhos diferentes")
-                    plan.jobs[:] = [(*job[:4], key) for job, key in zip(plan.jobs, keys)]
+                    resolve_keys(plan, keys)
                 elif K is not None:   # a first build's keys, worked out now, while pagefind builds the index
                     resolve_keys(plan)
                 if K is not None:
@@ -451,13 +449,12 @@ def _start_keys_helper(jobs: list, keys):
     """Fork the process that works out the key of each of `jobs` (in their order) and what the next build can
     reuse of them (PageKeys.state); (pid, fd) for league.workers.join_result, which returns (keys, state)."""
     from league.cache import gc_paused
-    from league.render import _Key
+    from league.render import job_keys
     from league.workers import fork_result
 
     def work():
         with gc_paused():
-            got = [job[4](job[0]) if isinstance(job[4], _Key) else job[4] for job in jobs]
-            return got, keys.get().state()
+            return job_keys(jobs), keys.get().state()
     return fork_result(work)
 
 

@@ -394,9 +394,19 @@ class _Key:
         return k.for_page(self.kind, path, self.args)
 
 
-def resolve_keys(plan) -> None:
-    """Every job's key worked out (see LazyKeys)."""
-    plan.jobs[:] = [job if not isinstance(job[4], _Key) else (*job[:4], job[4](job[0])) for job in plan.jobs]
+def job_keys(jobs: list) -> list:
+    """The key of each of `jobs`, worked out where it is still a LazyKeys thunk."""
+    return [job[4](job[0]) if isinstance(job[4], _Key) else job[4] for job in jobs]
+
+
+def resolve_keys(plan, keys: list | None = None) -> None:
+    """Every job's key worked out (see LazyKeys), or taken from `keys`: job_keys of the same jobs, in the same
+    order, made in another process (league/build.py `_start_keys_helper`)."""
+    if keys is None:
+        keys = job_keys(plan.jobs)
+    elif len(keys) != len(plan.jobs):   # pragma: no cover - the same jobs, in the same order
+        raise RuntimeError("chaves das páginas: trabalhos diferentes")
+    plan.jobs[:] = [job if not isinstance(job[4], _Key) else (*job[:4], key) for job, key in zip(plan.jobs, keys)]
 
 
 @dataclass
@@ -468,8 +478,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     urls: list[str] = []
     keys = None
     if keys_for is not None:
-        from league.incremental import PageKeys
-        from league.incremental import page_base
+        from league.incremental import PageKeys, page_base
         inputs = keys_for[3] if len(keys_for) > 3 else None
         keys = LazyKeys(lambda base: PageKeys(results, site, keys_for[0], templates, keys_for[1], updated, dates,
                                               keys_for[2] if len(keys_for) > 2 else None, inputs,
