@@ -138,6 +138,23 @@ class Match:
     def points_of(self, team: str) -> int:
         return self.home_points if team == self.home else self.away_points
 
+    @cached_property
+    def balances(self) -> tuple[int, Optional[int]]:
+        """(pair points, pontinhos) of the home team minus the away team's, summed over the boards; the
+        pontinhos None when a board's are unknown (only its result written). Worked out once: every standings
+        table whose scope holds the match (its group, phase, the stage) adds them up.
+        # Truco 10.3 (pair points), 10.1 (saldo dos pontinhos)"""
+        from league.rules.truco import pair_points, pontinhos
+        pp = 0
+        pt: Optional[int] = 0
+        for b in self.boards:
+            hp, ap = pair_points(b)
+            pp += hp - ap
+            if pt is not None:
+                got = pontinhos(b)
+                pt = None if got is None else pt + got[0] - got[1]
+        return pp, pt
+
     def opponent(self, team: str) -> str:
         return self.away if team == self.home else self.home
 

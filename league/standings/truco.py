@@ -35,24 +35,24 @@ def team_rows(teams: Iterable[str], matches: Iterable[Match]) -> dict[str, Row]:
     and pontinhos balance (10.1); the pontinhos balance is None when a board's pontinhos are unknown."""
     rows = {t: _blank(t) for t in teams}
     for m in matches:
-        for side, team in (("home", m.home), ("away", m.away)):
-            if team not in rows:
+        pp, pt = m.balances   # the home team's, over the match's boards (Match.balances)
+        winner = m.winner
+        for team, sign in ((m.home, 1), (m.away, -1)):
+            row = rows.get(team)
+            if row is None:
                 continue
-            r = rows[team].values
+            r = row.values
             r["played"] += 1
-            if m.winner == team:
+            if winner == team:
                 r["wins"] += 1
             else:
                 r["losses"] += 1
             r["points"] += m.points_of(team)
-            for b in m.boards:
-                hp, ap = pair_points(b)
-                r["pair_points_balance"] += (hp - ap) if side == "home" else (ap - hp)
-                pt = pontinhos(b)
-                if pt is None or r["pontinhos_balance"] is None:
-                    r["pontinhos_balance"] = None
-                else:
-                    r["pontinhos_balance"] += (pt[0] - pt[1]) if side == "home" else (pt[1] - pt[0])
+            r["pair_points_balance"] += sign * pp
+            if pt is None or r["pontinhos_balance"] is None:
+                r["pontinhos_balance"] = None
+            else:
+                r["pontinhos_balance"] += sign * pt
     return rows
 
 
@@ -89,7 +89,9 @@ def pair_rows(matches: Iterable[Match], pair_team: dict) -> tuple[dict[PairId, R
                 if pair is None:
                     continue
                 pair_team.setdefault(pair, team)
-                row = rows.setdefault(pair, _blank(pair))
+                row = rows.get(pair)
+                if row is None:   # (not setdefault: a blank row made for every board, kept for the first)
+                    row = rows[pair] = _blank(pair)
                 r = row.values
                 r["played"] += 1
                 r["wins"] += 1 if won else 0
