@@ -77,11 +77,31 @@ SEARCH_DIGEST = ".pagefind-digest"
 
 
 def _stub_hash(text: str | None) -> str | None:
+    """The hash a build records of a page's stub (a league.search.StubHash is one already: returned as a str)."""
     import hashlib
-    return None if text is None else hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+    from league.search import StubHash
+    if text is None:
+        return None
+    if type(text) is StubHash:
+        return str(text)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def _is_hash(path: str, stub, kept) -> bool:
+    """Whether meta's stub of `path` is a hash (a page kept unrendered, or rendered to the previous site's
+    bytes: league.search.StubHash), not the text."""
+    from league.search import StubHash
+    return path in kept or type(stub) is StubHash
 
 
 SEARCH_CACHE = "search-index"
+
+
+def _stub_code() -> str:
+    """What the stubs' hashes in a build's record were made by (league's code): a later build reuses them for
+    pages rendered to the same bytes only when it is the same league (another could cut other stubs)."""
+    from league.cache import code_version
+    return code_version()
 
 
 def _search_cache_key() -> str:
@@ -107,7 +127,7 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, strea
     for path in sorted(meta):
         stub = meta[path][2]
         if stub is not None:
-            h.update(f"{path}\0{stub if path in kept else _stub_hash(stub)}\0".encode("utf-8"))
+            h.update(f"{path}\0{stub if _is_hash(path, stub, kept) else _stub_hash(stub)}\0".encode("utf-8"))
     digest = h.hexdigest()
     if streamed is not None:
         return streamed, digest, cache
@@ -134,12 +154,13 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, strea
             writer.put(rel, data)
         writer.put(SEARCH_DIGEST, digest)
         return None
-    # the index changes (or there is none): the stubs of the kept pages are read back from their files in site/
+    # the index changes (or there is none): the stubs of the kept pages (and of those rendered to the same bytes)
+    # are read back from their files in site/
     stubs = {}
     for path, m in meta.items():
         if m[2] is None:
             continue
-        if path in kept:
+        if _is_hash(path, m[2], kept):
             with open(os.path.join(writer.out, path), encoding="utf-8") as fh:
                 text = S.stub(fh.read())
             if text is not None:
@@ -318,6 +339,8 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     resolve_keys(plan)   # the pages' keys tell which pages the previous site already has
                     resolved = True
                 kept_meta = _keep_unchanged(plan, previous, writer, record)
+                if previous and previous.get("stub_code") == _stub_code():
+                    plan.previous_stubs = previous.get("pages")   # a page rendered to its old bytes: its old stub
                 streamed = order = None
                 from league import search as S
                 if search and S.available() and not kept_meta and not _index_reusable(writer, signatures):
@@ -366,6 +389,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     streamed = index = None
                 index = _search_index(writer, {**meta, **kept_meta}, kept_meta.keys(), search, signatures, streamed)
                 record["pages"] = {**{p: (m[0], m[1], _stub_hash(m[2])) for p, m in meta.items()}, **kept_meta}
+                record["stub_code"] = _stub_code()
                 if K is not None:   # what the next build's keys can reuse (PageKeys.for_page)
                     record["key_state"] = key_state if key_state is not None else K.get().state()
                 report.rendered = sum(1 for job_path in meta if job_path not in kept_meta and not job_path.endswith("/"))

@@ -423,6 +423,9 @@ class SitePlan:
     dates: dict
     touched: list
     keys: Any = None
+    # {page: (key, charts, stub hash)} of the previous build into the same site/, when its stubs were cut by this
+    # very league (build.py): a page rendered again to the same bytes takes its stub's hash from there (_share)
+    previous_stubs: Any = None
 
 
 def render_site(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
@@ -694,7 +697,8 @@ def render_page(plan: SitePlan, job) -> str:
 def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = False) -> dict:
     """Render the jobs numbered `indices` (any iterable), handing each (path, html) to `emit` (and, when given,
     (job index, search stub) to `on_stub`); returns, per page, (key, the chart files it asked for, its
-    search stub). `emit_charts`: the chart files a page asked for are emitted right after it (each
+    search stub — or, for a page rendered to the bytes the previous site has, the league.search.StubHash the
+    previous build recorded, see SitePlan.previous_stubs). `emit_charts`: the chart files a page asked for are emitted right after it (each
     chart is on one page: club, pair, season, a player's Quatrilho curve) instead of being kept in
     plan.charts.files.
 
@@ -704,12 +708,16 @@ def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = Fals
     formatted, and the collector walked that growing heap again and again — ~0.26 CPU-s in each rendering
     process of a whole-site build of the archive from a warm cache, 7 % of the build."""
     from league.cache import gc_paused
-    from league.search import stub
+    from league.search import StubHash, stub
     meta = {}
     charts = plan.charts.files
     emitted: set = set()
     jobs = plan.jobs
     touched = plan.touched
+    # a page whose bytes are those of the previous site's file (emit said False: not written) has that file's
+    # stub, whose hash the previous build recorded: not cut out again (a template edit renders every page, and
+    # most come out the same). Not while pagefind is fed the stubs' text (on_stub: a first build, nothing to reuse)
+    previous = plan.previous_stubs if on_stub is None else None
     with gc_paused():
         for i in indices:
             job = jobs[i]
@@ -718,14 +726,18 @@ def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = Fals
                 continue
             del touched[:]
             html = render_page(plan, job)
-            emit(job[0], html)
+            written = emit(job[0], html)
             if emit_charts:
                 for path in touched:
                     svg = charts.pop(path, None)
                     if svg is not None and path not in emitted:
                         emitted.add(path)
                         emit(path, svg)
-            text = stub(html)
+            old = previous.get(job[0]) if written is False and previous is not None else None
+            if old is not None:
+                text = None if old[2] is None else StubHash(old[2])
+            else:
+                text = stub(html)
             meta[job[0]] = (_known(job[4]), tuple(touched), text)
             if on_stub is not None:
                 on_stub(i, text)

@@ -218,6 +218,15 @@ def stub(html: str) -> str | None:
         "</main>" if main >= 0 else "", "\n</body>\n</html>\n"))
 
 
+class StubHash(str):
+    """The hash a previous build recorded of a page's stub (league.build._stub_hash), standing for the stub of
+    a page rendered again with the very bytes of the file the previous site has: the same bytes have the same
+    stub, so the build does not cut it out again (league.render._share). Where the text is needed (the index
+    made again), it is read back from that file, as for a page kept unrendered."""
+
+    __slots__ = ()
+
+
 def stubs_digest(stubs: Mapping[str, str]) -> str:
     """sha256 of the (relative path, stub) pairs sorted by path: the index needs rebuilding only when it
     changes (a changed score outside the indexed text leaves it as it was)."""

@@ -210,3 +210,56 @@ def test_keys_worked_out_beside_the_render_serve_the_next_rebuild(tmp_path, monk
     assert len(started) == 3 and 0 < again.rendered < again.pages // 4   # the keys needed first: worked out here
     build(content, tmp_path / "cold", templates=templates, cache_dir=False, search=False)
     assert _tree(site) == _tree(tmp_path / "cold")
+
+
+def test_pages_rendered_to_the_same_bytes_keep_their_stubs_and_the_index_stays_right(tmp_path, monkeypatch):
+    # a template edit renders every page again (every key starts with the templates' digest); a page that comes
+    # out with the bytes of its file in site/ has that file's search stub, whose hash the previous build
+    # recorded: it is not cut out again (render._share, SitePlan.previous_stubs). Counted here in every process
+    # (the workers are forked after the patch): a comment in base.html changes no page, so no stub is cut; a new
+    # word in every pair page's title changes the pair pages (and their stubs) only, so exactly those are cut,
+    # the index is made again from them and from the others read back from site/, and the site equals a cold
+    # build's, index included. With another league's record (its stubs could be others) every stub is cut.
+    import os
+    import sys
+    import league.build as B
+    import league.search as S
+    if not S.available():
+        pytest.skip("pagefind is not installed")
+    tally = tmp_path / "stubs-cut"
+    real = S.stub
+
+    def counted(html):   # a stub cut from a page just rendered (not one read back from site/ for a new index)
+        if sys._getframe(1).f_code.co_name == "_share":
+            fd = os.open(tally, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+            os.write(fd, b"x")
+            os.close(fd)
+        return real(html)
+
+    def cut() -> int:
+        n = tally.stat().st_size if tally.exists() else 0
+        tally.unlink(missing_ok=True)
+        return n
+    content, cache, site = tmp_path / "content", tmp_path / "cache", tmp_path / "site"
+    shutil.copytree(ROOT / "content", content)
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    first = build(content, site, templates=templates, cache_dir=cache)
+    monkeypatch.setattr(S, "stub", counted)
+    base = templates / "base.html"
+    base.write_text("{# a comment: no page changes #}" + base.read_text(encoding="utf-8"), encoding="utf-8")
+    full = build(content, site, templates=templates, cache_dir=cache)
+    assert full.rendered == full.pages == first.pages and full.written == 0
+    assert cut() == 0
+    pairs = sum(1 for p in (site / "duplas").rglob("index.html"))
+    assert pairs > 10
+    _edit(templates / "pair.html", "<h1 data-pagefind-body>{{ name }}</h1>", "<h1 data-pagefind-body>Dupla {{ name }}</h1>")
+    changed = build(content, site, templates=templates, cache_dir=cache)
+    assert changed.rendered == changed.pages and cut() == pairs
+    build(content, tmp_path / "cold", templates=templates, cache_dir=False)
+    assert _tree(site) == _tree(tmp_path / "cold")
+    assert cut() == first.pages   # (the cold build cuts every page's: nothing to reuse)
+    monkeypatch.setattr(B, "_stub_code", lambda: "another league")
+    base.write_text("{# another comment #}" + base.read_text(encoding="utf-8"), encoding="utf-8")
+    other = build(content, site, templates=templates, cache_dir=cache)
+    assert other.written == 0 and cut() == other.pages
