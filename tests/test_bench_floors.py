@@ -3,21 +3,11 @@ Hugo may spend. The tool runs here on the demo content with this interpreter (it
 arithmetic of its report is checked by hand."""
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _floors():
-    loader = importlib.machinery.SourceFileLoader("bench_floors", str(ROOT / "bench" / "floors"))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
+from tests.util import ROOT, bench_script
 
 
 def test_every_part_of_the_demo_build_is_measured_on_its_own(tmp_path):
@@ -43,7 +33,7 @@ def test_every_part_of_the_demo_build_is_measured_on_its_own(tmp_path):
 
 
 def test_the_report_sets_the_sum_beside_the_budget_of_the_target():
-    floors = _floors()
+    floors = bench_script("floors")
     figures = {"imports": (0.25, 1), "yaml": (0.5, 100), "load": (2.0, 270), "render": (3.75, 10335),
                "stubs": (0.5, 10282), "pagefind": (1.5, 10282), "write": (2.0, 28122), "jinja-hugo-page": (6.0, 10336)}
     text = floors.report(figures, 15.0, 2, 4.0, 20)

@@ -2,19 +2,11 @@
 median, under the table and not in it. bench/run is a stdlib script; its functions are loaded from it."""
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.util import bench_script
 
 
 def _bench_run():
-    loader = importlib.machinery.SourceFileLoader("bench_run_report", str(ROOT / "bench" / "run"))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return bench_script("run")
 
 
 def _row(tool: str, op: str, wall: float, pages: int = 10_000, pair: int | None = None) -> dict:

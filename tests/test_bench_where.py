@@ -3,18 +3,11 @@ goes to the category of its innermost known frame, and the phases come from the 
 bench/where is a stdlib script; its functions are loaded from it (py-spy itself is not run here)."""
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.util import bench_script
 
 
 def _where():
-    loader = importlib.machinery.SourceFileLoader("bench_where", str(ROOT / "bench" / "where"))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
+    return bench_script("where")
 
 
 RAW = [

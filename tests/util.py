@@ -76,3 +76,13 @@ def synth(out: Path, *args: str) -> Path:
     subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), *args, "--out", str(out)],
                    check=True, capture_output=True)
     return out
+
+
+def bench_script(name: str):
+    """A script of bench/ (stdlib, no .py suffix: bench/run, bench/where, bench/floors) loaded as a module."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader(f"bench_{name}", str(ROOT / "bench" / name))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
