@@ -3,6 +3,8 @@ goes to the category of its innermost known frame, and the phases come from the 
 bench/where is a stdlib script; its functions are loaded from it (py-spy itself is not run here)."""
 from __future__ import annotations
 
+import pytest
+
 from tests.util import bench_script
 
 
@@ -50,3 +52,32 @@ def test_the_phases_are_read_from_the_builds_own_lines_in_order_and_reported():
     assert "| run_plan | 2.50 | 5.25 | 2.75 |" in text
     assert "| write files | 5.00 | 71.4 |" in text
     assert text.startswith("bench/where: cold: 6.00 s wall under py-spy, 12.00 CPU-s")
+
+
+def test_the_timeline_tells_each_process_cpu_and_what_pagefind_and_git_took_besides():
+    w = _where()
+    err = ("WHERE-PROC 11 2.500 1.400 0.100\nWHERE-PHASE 0.1 2.0 check\nWHERE-PROC 12 6.000 2.500 0.300\n"
+           "WHERE-MAIN 6.200 4.000 0.600 5.100 0.900\nWHERE-CPU 10.600\n")
+    procs = w.processes(err)
+    # the children's 5.1 user / 0.9 system s, less the two forked processes' 1.4 + 2.5 and 0.1 + 0.3:
+    # pagefind and git took 1.2 user and 0.5 system s
+    assert [p[:2] for p in procs] == [("main", 6.2), ("forked process 1", 2.5), ("forked process 2", 6.0),
+                                      ("other children (pagefind, git)", 6.2)]
+    assert procs[0][2:] == (4.0, 0.6) and procs[1][2:] == (1.4, 0.1)
+    assert procs[3][2] == pytest.approx(1.2) and procs[3][3] == pytest.approx(0.5)
+
+
+def test_the_cores_busy_are_weighed_into_bins_and_the_idle_core_seconds_summed():
+    w = _where()
+    # 1 core busy in 0–0.1 s, 2 in 0.1–0.3 s, none in 0.3–0.4 s; bins of 0.25 s:
+    # 0–0.25: (1 × 0.1 + 2 × 0.1 + 2 × 0.05) / 0.25 = 1.6; 0.25–0.4: (2 × 0.05 + 0 × 0.1) / 0.15 = 0.667
+    bins = w.busy_bins([(0.1, 1.0), (0.2, 2.0), (0.3, 2.0), (0.4, 0.0)], 0.4, 0.25)
+    assert [(lo, hi) for lo, hi, _ in bins] == [(0.0, 0.25), (0.25, 0.4)]
+    assert bins[0][2] == pytest.approx(1.6) and bins[1][2] == pytest.approx(0.1 / 0.15)
+    # idle on 2 cores: (2 − 1.6) × 0.25 + (2 − 0.667) × 0.15 = 0.1 + 0.2 = 0.3 core-s (= 2 × 0.4 − 0.5 busy)
+    assert w.idle(bins, 2) == pytest.approx(0.3)
+    text = w.timeline_report([(0.1, 2.0, "check")], w.processes("WHERE-MAIN 0.4 0.3 0.05 0.1 0.05\n"), bins, 2,
+                             0.4, 0.5, "cold")
+    # at most 0.3 / 2 = 0.15 s to gain by keeping both cores busy
+    assert "0.30 core-s idle of 2 × 0.40: keeping every core busy all along could save at most 0.15 s" in text
+    assert "| 0.00 | 0.25 | 1.60 |" in text and "| main | 0.40 | 0.30 | 0.05 |" in text
