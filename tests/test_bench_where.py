@@ -44,7 +44,7 @@ def test_each_sample_goes_to_its_innermost_category_at_the_sampling_rate():
 def test_the_phases_are_read_from_the_builds_own_lines_in_order_and_reported():
     w = _where()
     err = ("aviso: something\nWHERE-PHASE 2.500 5.250 run_plan\nWHERE-PHASE 0.100 2.000 check\n"
-           "WHERE-CPU 12.000\nWHERE-PHASE 5.250 5.750 resolve_keys\n")
+           "WHERE-PHASE 5.250 5.750 resolve_keys\n")
     steps = w.phases(err)
     assert steps == [(0.1, 2.0, "check"), (2.5, 5.25, "run_plan"), (5.25, 5.75, "resolve_keys")]
     text = w.report(steps, [("write files", 5.0), ("templates", 2.0)], [("x (y.py)", 5.0)], 7.0, 6.0, 12.0, "cold")
@@ -57,7 +57,7 @@ def test_the_phases_are_read_from_the_builds_own_lines_in_order_and_reported():
 def test_the_timeline_tells_each_process_cpu_and_what_pagefind_and_git_took_besides():
     w = _where()
     err = ("WHERE-PROC 11 2.500 1.400 0.100\nWHERE-PHASE 0.1 2.0 check\nWHERE-PROC 12 6.000 2.500 0.300\n"
-           "WHERE-MAIN 6.200 4.000 0.600 5.100 0.900\nWHERE-CPU 10.600\n")
+           "WHERE-MAIN 6.200 4.000 0.600 5.100 0.900\n")
     procs = w.processes(err)
     # the children's 5.1 user / 0.9 system s, less the two forked processes' 1.4 + 2.5 and 0.1 + 0.3:
     # pagefind and git took 1.2 user and 0.5 system s
@@ -65,6 +65,9 @@ def test_the_timeline_tells_each_process_cpu_and_what_pagefind_and_git_took_besi
                                       ("other children (pagefind, git)", 6.2)]
     assert procs[0][2:] == (4.0, 0.6) and procs[1][2:] == (1.4, 0.1)
     assert procs[3][2] == pytest.approx(1.2) and procs[3][3] == pytest.approx(0.5)
+    # the whole tree: main's own 4.0 + 0.6 and its children's 5.1 + 0.9 = 10.6 s; unknown without the main's line
+    assert w.tree_cpu(procs) == pytest.approx(10.6)
+    assert w.tree_cpu(procs[1:3]) != w.tree_cpu(procs[1:3])   # NaN
 
 
 def test_the_cores_busy_are_weighed_into_bins_and_the_idle_core_seconds_summed():
