@@ -100,3 +100,21 @@ def test_the_full_render_is_reported_beside_the_cold_ratio_not_instead_of_it():
     line = next(x for x in text.splitlines() if x.startswith("- every page rendered again"))
     assert "league 5000 pages/s ÷ Hugo 1000 pages/s = 5.00× (for information; the cold figure above is the " \
            "target's); 0 HTML changed, 0 written" in line
+
+
+def test_the_benchmark_venv_names_the_python_that_made_it(tmp_path):
+    run = _bench_run()
+    # a venv made by Python ≥ 3.11 records its interpreter as `executable` in pyvenv.cfg; bench/run makes
+    # bench/.venv again when another Python runs it (the interpreter's own build moves a cold build ~15 %)
+    real = tmp_path / "python3.11"
+    real.write_text("")
+    (tmp_path / "python3").symlink_to(real)
+    venv = tmp_path / "venv"
+    venv.mkdir()
+    assert run.venv_interpreter(venv) is None   # no pyvenv.cfg: cannot tell (then it is made anyway)
+    (venv / "pyvenv.cfg").write_text(f"home = {tmp_path}\ninclude-system-site-packages = false\n"
+                                     f"version = 3.11.2\nexecutable = {tmp_path / 'python3'}\n"
+                                     f"command = {tmp_path / 'python3'} -m venv {venv}\n")
+    assert run.venv_interpreter(venv) == str(real)   # the symlink resolved, as interpreter() resolves its own
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.10.0\n")
+    assert run.venv_interpreter(venv) is None   # no `executable` (made before 3.11): kept, not remade each run
