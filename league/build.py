@@ -247,22 +247,34 @@ class _StubOrder:
 
 def build(content: Path, out: Path, strict: bool = False, templates: Path | None = None,
           draft: bool = False, cache_dir: Path | None | bool = None, search: bool = True,
-          progress=None, skip_unchanged: bool = False) -> BuildReport:
+          progress=None, skip_unchanged: bool = False, force: bool = False, say=None) -> BuildReport:
     """Check, then render and write: pages are rendered by forked workers that write their own share
-    into a staging folder beside out/, which replaces out/ only when complete (league/writer.py). `draft`
-    marks every page as a preview (banner, noindex, robots Disallow) for pull-request deploy previews.
-    `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a terminal).
-    The build's processes run as batch work for the scheduler (league.workers.batch_scheduling)."""
+    into a staging folder beside out/, which replaces out/ in one step only when complete
+    (league/writer.py). out/ is checked first (league.writer.check_out: OutError when it holds what league
+    did not make, unless `force`) and locked for the whole build (a second build waits; `say(text)` is told).
+    `draft` marks every page as a preview (banner, noindex, robots Disallow) for pull-request deploy
+    previews. `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a
+    terminal). The build's processes run as batch work for the scheduler (league.workers.batch_scheduling)."""
     from league.workers import batch_scheduling
-    with batch_scheduling():
-        return _build(content, out, strict, templates, draft, cache_dir, search, progress, skip_unchanged)
+    from league.writer import check_out, locked, recover
+    from league.paths import default_templates
+    protect = [templates or default_templates()]
+    if cache_dir is not False:
+        protect.append(_cache_dir(content, cache_dir))
+    check_out(out, content, force, protect)
+    with locked(out, say), batch_scheduling():
+        check_out(out, content, force, protect)   # again: another build may have written it meanwhile
+        left = recover(out)   # what an interrupted build left: finished or deleted
+        report = _build(content, out, strict, templates, draft, cache_dir, search, progress, skip_unchanged)
+        report.diagnostics += [Diagnostic(SourceMark(str(out)), w, level="warning", code="out") for w in left]
+        return report
 
 
 def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft: bool,
            cache_dir: Path | None | bool, search: bool, progress, skip_unchanged: bool) -> BuildReport:
     import time
     started = time.perf_counter()
-    inputs = _inputs(content, templates) if cache_dir is not False else None
+    inputs = _inputs(content, templates)   # (also without a cache: the site's manifest names them)
     if skip_unchanged and cache_dir is not False:
         noop = _unchanged_build(content, out, templates, cache_dir, (strict, draft, search), inputs)
         if noop is not None:
@@ -306,7 +318,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     import gc
     try:
         with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
-            writer = SiteWriter(out)
+            writer = SiteWriter(out, inputs_id(inputs, flags))
             index = helper = keys_helper = key_state = None
             try:
                 previous = _previous_record(content, out, cache_dir, writer) if incremental else None
@@ -400,10 +412,11 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 for rel, data in sorted(plan.files.items()):
                     writer.put(rel, data)
                 _finish_search_index(writer, index)
-                if incremental:   # until this build is recorded, site/ may hold a mix: trust no record
-                    _forget_build(content, out, cache_dir)
-                writer.commit((previous or {}).get("paths"))
-                record["paths"] = sorted(set(writer.stats.paths))
+                for rel in writer.commit():
+                    report.diagnostics.append(Diagnostic(SourceMark(f"{out}/{rel}"), "arquivo que o league não "
+                                                         "gerou: mantido no site", level="warning", code="out"))
+                for w in writer.warnings:
+                    report.diagnostics.append(Diagnostic(SourceMark(str(out)), w, level="warning", code="out"))
             except BaseException:
                 if index is not None:   # pagefind still running: stop it (league serve outlives the build)
                     index[0].cancel()
@@ -519,6 +532,22 @@ def _inputs(content: Path, templates: Path | None) -> tuple[dict, dict]:
             file_digests(Path(templates) if templates else default_templates(), ""))
 
 
+def inputs_id(inputs: tuple[dict, dict], flags) -> str:
+    """The digest of a build's inputs that its site's manifest carries (league.writer.Manifest): content and
+    template files by relative path and bytes, league's code, flags — no absolute path, so the same content
+    builds the same site wherever it lies. A build's record is trusted only for the site whose manifest
+    names the same inputs."""
+    import hashlib
+    from league.cache import code_version
+    h = hashlib.sha256(code_version().encode())
+    h.update(repr(flags).encode())
+    for files in inputs:
+        for rel, d in sorted(files.items()):
+            h.update(f"{rel}\0{d}\0".encode())
+        h.update(b"\1")
+    return h.hexdigest()
+
+
 def _stamp(content: Path, templates: Path | None, flags, inputs: tuple[dict, dict] | None = None) -> str:
     """Hash of every input of a build: content and template files (path and bytes), league's code, flags."""
     import hashlib
@@ -553,18 +582,14 @@ def _cache(content, cache_dir):
 
 
 def _previous_record(content, out, cache_dir, writer) -> dict | None:
-    """What the previous build into this same out/ folder recorded (page keys, API files), or None."""
-    if writer.previous is None:
+    """What the previous build into this same out/ folder recorded (page keys, API files), or None: also
+    when a file it recorded is missing or changed size (deleted or edited by hand), so every page is made
+    again and site/ repaired."""
+    if writer.previous is None or writer.recorded is None or writer.damaged():
         return None
     rec = _cache(content, cache_dir).get(_record_key(out))
-    if not rec or "pages" not in rec:
-        return None
-    try:
-        st = Path(out).resolve().stat()
-    except OSError:
-        return None
-    if (st.st_ino, st.st_dev) != rec["folder"]:
-        return None
+    if not rec or "pages" not in rec or rec.get("inputs") != writer.recorded_inputs:
+        return None   # the record is of another build than the one that wrote out/
     return rec
 
 
@@ -574,27 +599,17 @@ def _stamp_key(out: Path) -> str:
 
 
 def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> BuildReport | None:
-    """The previous report when nothing the build reads has changed and out/ is the folder it wrote."""
+    """The previous report when nothing the build reads has changed and out/ holds what it wrote, whole."""
     cache = _cache(content, cache_dir)
     rec = cache.get(_stamp_key(out))
-    if not rec:
+    if not rec or rec["stamp"] != _stamp(content, templates, flags, inputs):
         return None
-    try:
-        st = Path(out).resolve().stat()
-    except OSError:
-        return None
-    if (st.st_ino, st.st_dev) != rec["folder"] or rec["stamp"] != _stamp(content, templates, flags, inputs):
-        return None
+    from league.writer import damaged, read_manifest
+    manifest = read_manifest(out)
+    if manifest is None or manifest.inputs != rec.get("inputs") or damaged(out, manifest.files):
+        return None   # another build's site, or a file deleted or edited by hand: built again, repaired
     return BuildReport(results=None, diagnostics=rec["diagnostics"], files=rec["files"], written=0,
                        unchanged=rec["files"], pages=rec.get("pages", 0))
-
-
-def _forget_build(content, out, cache_dir) -> None:
-    """Drop the previous build's record before site/ is changed: a build killed while applying leaves a
-    site that no record describes (the next build then renders every page)."""
-    cache = _cache(content, cache_dir)
-    cache.put(_stamp_key(out), None)
-    cache.put(_record_key(out), None)
 
 
 def _prune_cache(content, cache_dir, templates, locale) -> int:
@@ -613,8 +628,7 @@ def _prune_cache(content, cache_dir, templates, locale) -> int:
 def _record_build(content, out, templates, cache_dir, flags, report: BuildReport, record: dict | None = None,
                   inputs: tuple[dict, dict] | None = None) -> None:
     cache = _cache(content, cache_dir)
-    st = Path(out).resolve().stat()
-    small = {"stamp": _stamp(content, templates, flags, inputs), "folder": (st.st_ino, st.st_dev),
+    small = {"stamp": _stamp(content, templates, flags, inputs), "inputs": inputs_id(inputs, flags),
              "diagnostics": report.diagnostics, "files": report.files, "pages": report.pages}
     cache.put(_record_key(out), {**small, **(record or {})})
     cache.put(_stamp_key(out), small)

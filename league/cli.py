@@ -10,6 +10,7 @@ import click
 
 from league import __version__
 from league.errors import LeagueError
+from league.writer import OutError
 
 
 def _print_diags(diags, fmt: str) -> None:
@@ -102,7 +103,9 @@ def main() -> None:
 @click.option("--draft", is_flag=True, help="Prévia: faixa de rascunho em cada página e nada indexável.")
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
 @click.option("--no-search", is_flag=True, help="Não gera o índice de busca (pagefind).")
-def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool) -> None:
+@click.option("--force", is_flag=True, help="Substitui uma pasta --out que não foi escrita pelo league.")
+def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool,
+          force: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league import build as build_module
     from league.build import build as do_build
@@ -112,7 +115,8 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
     try:
         try:
             report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
-                              progress=progress, skip_unchanged=True)
+                              progress=progress, skip_unchanged=True, force=force,
+                              say=lambda text: click.echo(text, err=True))
         finally:   # the bar ends before anything else is printed (an error too)
             if progress is not None:
                 progress.close()
@@ -121,6 +125,15 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
         n = sum(1 for d in exc.diagnostics if d.level == "error")
         click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
         sys.exit(1)
+    except OutError as exc:
+        click.echo(f"erro: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:   # the machine, not the content: a full disk, a read-only folder…
+        where = f" ({exc.filename})" if exc.filename else ""
+        click.echo(f"erro: não foi possível escrever o site: {exc.strerror or exc}{where}; nada foi publicado, "
+                   f"{out}/ continua como estava.\n    sugestão: libere espaço em disco ou verifique as permissões "
+                   "da pasta.", err=True)
+        sys.exit(2)
     except RuntimeError as exc:
         from league.search import SearchError
         if not isinstance(exc, SearchError):

@@ -240,7 +240,7 @@ class DevServer:
         bar = self.progress() if self.progress is not None else None
         try:
             try:
-                report = build(self.content, self.out, templates=self.templates, progress=bar)
+                report = build(self.content, self.out, templates=self.templates, progress=bar, say=self.echo)
             finally:   # the bar ends before anything else is printed
                 if bar is not None:
                     bar.close()
@@ -351,6 +351,12 @@ def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> Non
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
     templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
     from league.cli import _Progress
+    from league.writer import OutError, check_out
+    try:   # before anything: a wrong --out must not be replaced by the first build
+        check_out(out, content)
+    except OutError as exc:
+        click.echo(f"erro: {exc}", err=True)
+        sys.exit(2)
     server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None)
     server.start()
     click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "

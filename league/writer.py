@@ -1,27 +1,44 @@
-"""Writes a build's files so that a failed or interrupted build leaves the previous site/ exactly as it was.
+"""Publishes a build's files: all or nothing, one build at a time, and never a file league did not make.
 
-Every file whose bytes changed (or that is new) is first written into a staging folder beside out/
-(`.site.new-<pid>`); files with the same bytes as in the previous site are not written at all. Only when
-the whole site is staged does the writer mark the staging folder committed (a `.commit` file listing the
-files to delete) and then move the staged files into out/ one by one and delete the files the new site
-no longer has. A build killed while staging leaves out/ untouched (the next build deletes the staging
-folder); a build killed while applying leaves a committed staging folder that the next build (`recover`)
-finishes applying first. A first build (no previous site) simply renames the staging folder to out/.
-
-So a rebuild after a one-score change writes a handful of files instead of copying or linking the ten
-thousand pages of an archive. Worker processes that render pages put their own files (`SiteWriter.put`
-is safe to call from forked workers: each file has one writer) and send back what they did.
+- **Whose folder.** out/ holds a manifest (`.league-build.json`: every file the build made, with its size). A
+  build deletes only what a previous build recorded there; it refuses (`OutError`, exit 2) an out/ that is
+  or holds the content, a git work tree, the current folder, `/` or the home folder, and a non-empty out/
+  without a manifest unless told `force`. A file put into out/ by hand is carried over to the new site.
+- **One at a time.** `locked(out)` holds an exclusive `flock` on `.<name>.lock` beside out/ for the whole
+  build (the file is deleted at the end); a second build waits for it (saying so once).
+- **All or nothing.** The new site is staged complete in `.<name>.new-<pid>` beside out/ (same file
+  system): pages rendered now are written, unchanged ones hard-linked from the previous site (a copy where
+  a link cannot be made). Publishing is then one step, `renameat2(RENAME_EXCHANGE)` of the staging folder
+  and out/: a reader, or a build killed at any moment, sees the whole old site or the whole new one. Where
+  the file system cannot exchange, two renames are used and `recover()` finishes an interrupted pair.
+  The old site, now in the staging path, is deleted afterwards (or by the next build, if that fails).
+- **A mount point.** out/ that is a mount point cannot be renamed: the site is staged inside it
+  (`.league-staging-<pid>`) and the files moved into place under a journal (a `.commit` record), which
+  the next build finishes if the build dies meanwhile — atomic against failures while staging (a full
+  disk leaves the old site), not against a kill while moving.
+- **Damage is seen.** `Manifest.damaged()` tells whether any recorded file is missing or has another size:
+  the build then trusts nothing it recorded and renders every page again.
 """
 from __future__ import annotations
 
+import errno
+import json
 import os
 import shutil
+import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional
+from typing import Iterable, Optional
 
+MANIFEST = ".league-build.json"
 COMMIT = ".commit"
+STAGING_IN_MOUNT = ".league-staging-"
+
+
+class OutError(Exception):
+    """out/ cannot be (or must not be) written: a usage or environment error (exit 2), with what to do."""
 
 
 @dataclass
@@ -30,6 +47,7 @@ class WriteStats:
     unchanged: int = 0
     pages_written: int = 0
     paths: list = field(default_factory=list)     # every file of the new site (relative, "/"-separated)
+    sizes: list = field(default_factory=list)     # their sizes, in the same order
 
     @property
     def total(self) -> int:
@@ -43,22 +61,223 @@ class WriteStats:
         what the parent had counted before the fork, which the parent still has)."""
         written, unchanged, pages, n = mark
         return WriteStats(self.written - written, self.unchanged - unchanged, self.pages_written - pages,
-                          self.paths[n:])
+                          self.paths[n:], self.sizes[n:])
 
     def merge(self, other: "WriteStats") -> None:
         self.written += other.written
         self.unchanged += other.unchanged
         self.pages_written += other.pages_written
         self.paths.extend(other.paths)
+        self.sizes.extend(other.sizes)
+
+
+# ---------------------------------------------------------------- whose folder out/ is
+
+@dataclass
+class Manifest:
+    """What a build recorded in its site: a digest of its inputs (league.build.inputs_id: content, templates,
+    league's code, flags — no paths, so the same content builds the same manifest anywhere) and
+    {relative path: size} of every file it made."""
+    inputs: str
+    files: dict
+
+
+def read_manifest(out: Path) -> Optional[Manifest]:
+    """The manifest of the build that wrote out/, or None (none, unreadable, not league's)."""
+    try:
+        with open(os.path.join(out, MANIFEST), "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("generator") != "league":
+        return None
+    files, inputs = data.get("files"), data.get("inputs")
+    if not isinstance(files, dict) or not isinstance(inputs, str) \
+            or not all(isinstance(size, int) for size in files.values()):
+        return None
+    return Manifest(inputs, files)
+
+
+def damaged(out: Path, files: dict) -> list[str]:
+    """The recorded files of out/ that are missing or not of their recorded size (a file deleted or edited
+    by hand): the build then renders everything again instead of keeping pages."""
+    bad = []
+    for rel, size in files.items():
+        try:
+            if os.stat(os.path.join(out, rel)).st_size != size:
+                bad.append(rel)
+        except OSError:
+            bad.append(rel)
+    return bad
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def check_out(out: Path, content: Optional[Path] = None, force: bool = False, protect: Iterable[Path] = ()) -> None:
+    """Raise OutError when building into `out` could destroy what league did not make (issue: `--out .`
+    deleted the content and .git). `protect`: more folders that must survive (templates, the cache)."""
+    out = Path(os.path.abspath(out))
+    real = out.resolve()
+    if out.exists() and not out.is_dir():
+        raise OutError(f"--out {out}: é um arquivo, não uma pasta. Use uma pasta para o site (por exemplo site/).")
+    home = os.environ.get("HOME")
+    named = [(Path("/"), "a raiz do sistema"), (Path.cwd().resolve(), "a pasta atual")]
+    if home:
+        named.append((Path(home).resolve(), "a pasta pessoal ($HOME)"))
+    if content is not None:
+        c = Path(content).resolve()
+        if _inside(real, c):
+            raise OutError(f"--out {out}: fica dentro da pasta de conteúdo {content}/; o site seria misturado aos "
+                           "arquivos dos editores. Use outra pasta, por exemplo site/.")
+        named.append((c, f"a pasta de conteúdo ({content}/)"))
+    named += [(Path(p).resolve(), f"{p}/") for p in protect]
+    for folder, what in named:
+        if _inside(folder, real):
+            which = "é" if folder == real else "contém"
+            raise OutError(f"--out {out}: {which} {what}; o build substitui a pasta inteira e apagaria esses "
+                           "arquivos. Use uma pasta só para o site, por exemplo site/.")
+    if (real / ".git").exists():
+        raise OutError(f"--out {out}: é a raiz de um repositório git. Use uma pasta só para o site, por exemplo "
+                       "site/.")
+    if real.is_dir() and not force and read_manifest(real) is None:
+        try:
+            empty = next(os.scandir(real), None) is None
+        except OSError as exc:
+            raise OutError(f"--out {out}: não foi possível ler a pasta ({exc.strerror}).") from None
+        if not empty:
+            raise OutError(f"--out {out}: a pasta não está vazia e não foi o league que a escreveu (falta "
+                           f"{MANIFEST}); nada foi apagado. Use uma pasta vazia ou nova, ou --force para que o "
+                           "league a substitua inteira.")
+
+
+# ---------------------------------------------------------------- one build at a time
+
+@contextmanager
+def locked(out: Path, say=None):
+    """Hold the lock of out/ for the duration: an exclusive flock on `.<name>.lock` beside it, deleted again
+    when the build ends (so nothing stays beside out/); a second build waits, and `say(text)` is told once
+    that it waits. When out/ is a mount point whose parent cannot be written, the lock is out/ itself."""
+    import fcntl
+    out = Path(os.path.abspath(out))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    path = out.parent / f".{out.name}.lock"
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    told = False
+    while True:
+        try:
+            fd = os.open(path, flags, 0o644)
+        except OSError as exc:
+            if not os.path.ismount(out):
+                raise OutError(f"--out {out}: não foi possível criar o arquivo de trava {path} ({exc.strerror}); "
+                               "o build precisa escrever na pasta que contém o site.") from None
+            fd, path = os.open(out, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)), None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if say is not None and not told:
+                say(f"outro build está escrevendo {out.name}/; aguardando ele terminar…")
+                told = True
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        try:   # the holder before deletes the file as it ends: then lock the new one
+            if path is None or os.stat(path).st_ino == os.fstat(fd).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    try:
+        yield
+    finally:
+        if path is not None:
+            try:
+                os.unlink(path)   # while still held: a build waiting on it then tries again
+            except OSError:
+                pass
+        os.close(fd)
+
+
+# ---------------------------------------------------------------- all or nothing
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+_renameat2 = None
+
+
+def _exchange(a: str, b: str) -> bool:
+    """Swap the folders at absolute paths a and b in one step (Linux renameat2 RENAME_EXCHANGE); False where
+    this system or file system cannot (the caller then renames twice)."""
+    global _renameat2
+    if not sys.platform.startswith("linux") or os.environ.get("LEAGUE_TEST_NO_EXCHANGE"):
+        return False
+    if _renameat2 is None:
+        import ctypes
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            fn = libc.renameat2
+            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+            fn.restype = ctypes.c_int
+            _renameat2 = fn
+        except (OSError, AttributeError):
+            _renameat2 = False
+    if not _renameat2:
+        return False
+    import ctypes
+    if _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), b)
+
+
+def _crash_point(name: str) -> None:
+    """Tests: die like a kill -9 at a named point of publishing (LEAGUE_TEST_CRASH=name)."""
+    if os.environ.get("LEAGUE_TEST_CRASH") == name:
+        os._exit(137)
+
+
+def _complete(folder: Path) -> bool:
+    return read_manifest(folder) is not None
+
+
+def recover(out: Path) -> list[str]:
+    """What an interrupted build left beside out/ (or inside it, for a mount point) is cleaned up: a staging
+    folder is deleted — unless out/ is missing and it is complete, in which case it is the new site whose
+    second rename did not happen —, a committed journal inside a mount point is finished. Returns warnings
+    (an old site that could not be deleted)."""
+    out = Path(os.path.abspath(out))
+    warnings: list[str] = []
+    parent = out.parent
+    if not parent.is_dir():
+        return warnings
+    if out.is_dir():
+        for staging in sorted(out.glob(STAGING_IN_MOUNT + "*")):
+            if (staging / COMMIT).is_file():
+                _apply(staging, out)
+            else:
+                shutil.rmtree(staging, ignore_errors=True)
+    leftovers = sorted(parent.glob(f".{out.name}.new-*"))
+    if not out.exists():
+        done = [p for p in leftovers if _complete(p)]
+        if done:   # killed between the two renames: the new site was complete
+            newest = max(done, key=lambda p: p.stat().st_mtime)
+            os.rename(newest, out)
+            leftovers.remove(newest)
+    for stale in [*leftovers, *parent.glob(f".{out.name}.old-*")]:
+        shutil.rmtree(stale, ignore_errors=True)
+        if stale.exists():
+            warnings.append(f"não foi possível apagar {stale} (um arquivo protegido?); apague-o à mão")
+    return warnings
 
 
 _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 def _same(path: str, data: bytes) -> bool:
     """Whether the file at `path` holds exactly `data` (one open, its size from the descriptor, one read of a
-    byte more than `data`: no file object — a rebuild that renders every page compares ~28,000 files, 11 µs
-    each instead of 16 on this machine)."""
+    byte more than `data`)."""
     try:
         fd = os.open(path, _READ)
     except OSError:
@@ -73,11 +292,10 @@ def _same(path: str, data: bytes) -> bool:
 
 
 def _apply(staging: Path, out: Path) -> None:
-    """Move every staged file into out/, delete the files listed in the commit record, drop staging."""
+    """Mount-point mode: move every staged file into out/, delete the files listed in the commit record,
+    drop staging. Run again after an interruption, it finishes the job (files already moved are gone from
+    staging)."""
     record = (staging / COMMIT).read_text(encoding="utf-8").split("\n")
-    made: set[str] = set()
-    crash = int(os.environ.get("LEAGUE_TEST_CRASH_APPLY", "0") or 0)  # tests: die like a kill mid-apply
-    moved = 0
     for dirpath, dirnames, filenames in os.walk(staging):
         dirnames.sort()
         rel_dir = os.path.relpath(dirpath, staging)
@@ -87,17 +305,13 @@ def _apply(staging: Path, out: Path) -> None:
             rel = name if rel_dir == "." else os.path.join(rel_dir, name)
             target = os.path.join(out, rel)
             d = os.path.dirname(target)
-            if d not in made:
-                if os.path.isfile(d):
-                    os.unlink(d)
-                os.makedirs(d, exist_ok=True)
-                made.add(d)
+            if os.path.isfile(d):
+                os.unlink(d)
+            os.makedirs(d, exist_ok=True)
             if os.path.isdir(target):
                 shutil.rmtree(target)
             os.replace(os.path.join(dirpath, name), target)
-            moved += 1
-            if crash and moved >= crash:
-                os._exit(137)
+            _crash_point("applying")
     dirs: set[str] = set()
     for rel in record:
         if not rel:
@@ -118,40 +332,27 @@ def _apply(staging: Path, out: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def recover(out: Path) -> None:
-    """What an interrupted build left beside out/: a committed staging folder is applied (the build had
-    finished staging), an uncommitted one is deleted; an old-style `.site.old-*` folder is put back when
-    out/ is missing."""
-    out = Path(out).resolve()
-    parent = out.parent
-    if not parent.is_dir():
-        return
-    for staging in sorted(parent.glob(f".{out.name}.new-*")):
-        if (staging / COMMIT).is_file() and out.is_dir():
-            _apply(staging, out)
-        else:
-            shutil.rmtree(staging, ignore_errors=True)
-    if not out.exists():
-        olds = sorted(parent.glob(f".{out.name}.old-*"), key=lambda p: p.stat().st_mtime)
-        if olds:
-            os.rename(olds[-1], out)
-    for pattern in (".old-*", ".search-*", ".trash-*"):   # an old site; stub trees left by older versions
-        for stale in parent.glob(f".{out.name}{pattern}"):
-            shutil.rmtree(stale, ignore_errors=True)
-
-
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
 class SiteWriter:
-    """Stages the files of one build beside out/ and applies them (see the module docstring)."""
+    """Stages the files of one build and publishes them (see the module docstring). Call it with the lock
+    of out/ held (`locked`), out/ checked (`check_out`) and what an interrupted build left cleaned up
+    (`recover`)."""
 
-    def __init__(self, out: Path):
-        self.out = Path(out).resolve()
+    def __init__(self, out: Path, inputs: str = ""):
+        self.out = Path(os.path.abspath(out))
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        recover(self.out)
+        self.inputs = inputs   # the new manifest's digest of the build's inputs
+        self.warnings: list[str] = []
+        self.mounted = self.out.is_dir() and os.path.ismount(self.out)
+        manifest = read_manifest(self.out) if self.out.is_dir() else None
+        self.recorded_inputs = manifest.inputs if manifest else None
+        self.recorded: Optional[dict] = manifest.files if manifest else None
         self.previous: Optional[Path] = self.out if self.out.is_dir() else None
-        self.staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
+        if self.mounted:
+            self.staging = self.out / f"{STAGING_IN_MOUNT}{os.getpid()}"
+        else:
+            self.staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
+        if self.staging.exists():
+            shutil.rmtree(self.staging)
         self.staging.mkdir()
         self._prev = str(self.previous) if self.previous else None
         self._stage = str(self.staging)
@@ -159,15 +360,13 @@ class SiteWriter:
         self._made: set[str] = set()
         self.delay = float(os.environ.get("LEAGUE_WRITE_DELAY", "0") or 0)  # tests: a kill mid-write is reliable
 
-    def put(self, rel: str, data: str | bytes) -> bool:
-        """Stage one file unless the previous site has the same bytes; True when it was written."""
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        self.stats.paths.append(rel)
-        if self._prev is not None and _same(os.path.join(self._prev, rel), data):
-            self.stats.unchanged += 1
-            return False
-        target = os.path.join(self._stage, rel)
+    def damaged(self) -> list[str]:
+        """Recorded files of the previous site that are missing or changed size (see `damaged`)."""
+        if self.previous is None or self.recorded is None:
+            return []
+        return damaged(self.previous, self.recorded)
+
+    def _folder(self, target: str) -> None:
         d = os.path.dirname(target)
         if d not in self._made:
             try:   # most folders are new, in a folder made already: one mkdir, not makedirs' stat then mkdir
@@ -177,7 +376,41 @@ class SiteWriter:
             except FileNotFoundError:
                 os.makedirs(d, exist_ok=True)
             self._made.add(d)
-        fd = os.open(target, _CREATE, 0o666)   # not open(): no file object for one write (28,000 files)
+
+    def _link(self, rel: str) -> bool:
+        """The previous site's file `rel` into the new site as it is (a hard link, or a copy); False when the
+        previous site has no such file."""
+        if self.mounted:   # the file stays where it is: nothing to stage
+            return os.path.isfile(os.path.join(self._prev, rel))
+        source, target = os.path.join(self._prev, rel), os.path.join(self._stage, rel)
+        self._folder(target)
+        try:
+            os.link(source, target)
+        except FileExistsError:
+            return True
+        except OSError:
+            try:
+                shutil.copyfile(source, target)   # another file system, a protected file, no links here
+            except FileNotFoundError:
+                return False
+        return True
+
+    def put(self, rel: str, data: str | bytes) -> bool:
+        """Stage one file (the previous site's own file when its bytes are the same); True when written."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self.stats.paths.append(rel)
+        self.stats.sizes.append(len(data))
+        if self._prev is not None and _same(os.path.join(self._prev, rel), data) and self._link(rel):
+            self.stats.unchanged += 1
+            return False
+        target = os.path.join(self._stage, rel)
+        self._folder(target)
+        try:
+            fd = os.open(target, _CREATE, 0o644)
+        except FileExistsError:   # a path put twice: the last one wins
+            os.unlink(target)
+            fd = os.open(target, _CREATE, 0o644)
         try:
             view = memoryview(data)
             while view:
@@ -193,56 +426,83 @@ class SiteWriter:
 
     def keep(self, rels: Iterable[str]) -> None:
         """Files of the previous site that the new site keeps as they are (not rendered again)."""
+        sizes = self.recorded or {}
         for rel in rels:
+            size = sizes.get(rel)
+            if size is None:
+                size = os.stat(os.path.join(self._prev, rel)).st_size
+            self._link(rel)
             self.stats.paths.append(rel)
+            self.stats.sizes.append(size)
             self.stats.unchanged += 1
 
-    def commit(self, previous_paths: Optional[Iterable[str]] = None) -> None:
-        """Make the staged site the site: rename (first build) or apply in place (rebuild). The files of
-        the previous site that the new one lacks are deleted: `previous_paths` (what the previous build
-        recorded it wrote into this same folder) spares walking the whole tree."""
-        if self.previous is None or not self.previous.is_dir():
-            if self.out.exists():   # pragma: no cover - out/ appeared meanwhile: replace it whole
-                shutil.rmtree(self.out)
+    def _carry_over(self, new: set) -> list[str]:
+        """Files in the previous site that no build of league recorded and the new site does not have (put
+        there by hand): they stay. Returns their paths."""
+        if self.previous is None or self.recorded is None:
+            return []
+        prev = self._prev
+        extra = []
+        for dirpath, dirnames, filenames in os.walk(prev):
+            if dirpath == prev and self.mounted:
+                dirnames[:] = [d for d in dirnames if not d.startswith(STAGING_IN_MOUNT)]
+            rel_dir = os.path.relpath(dirpath, prev)
+            for name in filenames:
+                rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+                if rel == MANIFEST or rel in new or rel in self.recorded:
+                    continue
+                extra.append(rel)
+                self._link(rel)
+        return sorted(extra)
+
+    def _manifest(self) -> bytes:
+        files = dict(sorted(zip(self.stats.paths, self.stats.sizes)))
+        return json.dumps({"generator": "league", "inputs": self.inputs, "files": files}, ensure_ascii=False, indent=0,
+                          separators=(",", ":")).encode("utf-8")
+
+    def commit(self) -> list[str]:
+        """Publish the staged site (see the module docstring). Returns the paths of the files kept from
+        the previous site that no build recorded (put there by hand)."""
+        new = set(self.stats.paths)
+        extra = self._carry_over(new)
+        manifest = self._manifest()
+        _crash_point("staged")
+        if self.mounted:
+            self._commit_mounted(new, manifest)
+            return extra
+        with open(self.staging / MANIFEST, "wb") as fh:   # last: marks the staging folder complete
+            fh.write(manifest)
+        _crash_point("manifest")
+        if self.previous is None or not self.out.is_dir():
+            if self.out.exists() or self.out.is_symlink():   # an empty folder (check_out), or one made meanwhile
+                os.rmdir(self.out)
             os.rename(self.staging, self.out)
-            return
-        keep = set(self.stats.paths)
-        if previous_paths is not None:
-            stale = sorted(set(previous_paths) - keep)
+            _crash_point("published")
+            return extra
+        old = str(self.out.parent / f".{self.out.name}.old-{os.getpid()}")
+        if _exchange(str(self.staging), str(self.out)):
+            _crash_point("published")
+            os.rename(self.staging, old)   # `.new-*` is only ever an unpublished site (see recover)
         else:
-            stale = []
-            prev = str(self.previous)
-            for dirpath, dirnames, filenames in os.walk(prev):
-                rel_dir = os.path.relpath(dirpath, prev)
-                for name in filenames:
-                    rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-                    if rel not in keep:
-                        stale.append(rel)
-            stale.sort()
+            os.rename(self.out, old)
+            _crash_point("between-renames")
+            os.rename(self.staging, self.out)
+            _crash_point("published")
+        shutil.rmtree(old, ignore_errors=True)
+        if os.path.exists(old):
+            self.warnings.append(f"o site anterior ficou em {old} (um arquivo protegido?); o próximo build "
+                                 "tenta apagá-lo de novo")
+        return extra
+
+    def _commit_mounted(self, new: set, manifest: bytes) -> None:
+        stale = sorted(set(self.recorded or ()) - new)
+        with open(self.staging / MANIFEST, "wb") as fh:
+            fh.write(manifest)
         tmp = self.staging / (COMMIT + ".tmp")
         tmp.write_text("\n".join(stale), encoding="utf-8")
         os.replace(tmp, self.staging / COMMIT)   # from here on, an interrupted build is finished by recover()
+        _crash_point("committed")
         _apply(self.staging, self.out)
 
     def abort(self) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
-
-
-def write_site(files: dict[str, str | bytes], out: Path,
-               progress: Optional[Callable[[int], None]] = None,
-               finish: Optional[Callable[[Path, Optional[Path], "WriteStats"], None]] = None) -> WriteStats:
-    """Write `files` as the whole new site (see SiteWriter); `finish(writer)` runs after every file is
-    staged and before the site is applied (e.g. the search index)."""
-    w = SiteWriter(out)
-    try:
-        for i, rel in enumerate(sorted(files)):
-            w.put(rel, files[rel])
-            if progress and i % 200 == 0:
-                progress(i)
-        if finish is not None:
-            finish(w)
-        w.commit()
-    except BaseException:
-        w.abort()
-        raise
-    return w.stats

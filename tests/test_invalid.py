@@ -376,9 +376,8 @@ def test_valid_cli_check_exit_0(tmp_path):
 def test_invalid_build_leaves_out_dir_untouched(tmp_path):
     e1, e2, root = two_broken(tmp_path)
     out = tmp_path / "site"
-    (out / "api").mkdir(parents=True)
-    (out / "index.html").write_text("<p>site anterior</p>", encoding="utf-8")
-    (out / "api" / "old.json").write_text("{}\n", encoding="utf-8")
+    from tests.bad_input.harness import previous_site
+    previous_site(out)   # a site a previous build of league wrote
 
     def snapshot():
         return {p.relative_to(tmp_path).as_posix(): (p.read_bytes() if p.is_file() else None, p.stat().st_mtime_ns)

@@ -146,6 +146,10 @@ def previous_site(out: Path) -> None:
     (out / "api" / "2026" / "truco" / "ranking.json").write_text('{"season": "2026"}\n', encoding="utf-8")
     (out / "static").mkdir()
     (out / "static" / "style.css").write_bytes(b"body{margin:0}\n")
+    import json   # the manifest a build of league leaves in its site (league/writer.py): this site is league's
+    files = {p.relative_to(out).as_posix(): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
+    (out / ".league-build.json").write_text(json.dumps({"generator": "league", "inputs": "", "files": files}),
+                                            encoding="utf-8")
 
 
 def snapshot(root: Path) -> dict[str, tuple]:
