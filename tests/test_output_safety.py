@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from league import api
 from league.cli import main
+from league.errors import Diagnostic, SourceMark
 from tests.bad_input.harness import copy_base
 
 STAGE = "seasons/2026/truco/etapa-1.yaml"
@@ -71,3 +72,53 @@ def test_a_carriage_return_inside_a_cell_cannot_start_a_row():
     text = api.to_csv([{"g": "Grupo\r=cmd|' /C calc'!A0", "h": "a\r\nb"}])
     assert "\r" not in text
     assert _rows(text) == [["g", "h"], ["Grupo\n=cmd|' /C calc'!A0", "a\nb"]]
+
+
+def _unescape_data(s: str) -> str:   # what GitHub's runner does with a command's message
+    return s.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
+
+
+def _unescape_property(s: str) -> str:
+    return _unescape_data(s.replace("%3A", ":").replace("%2C", ","))
+
+
+def _parse(line: str) -> tuple[str, dict, str]:
+    m = re.fullmatch(r"::(\w+) ([^:]*)::(.*)", line)
+    assert m, line
+    props = dict(p.split("=", 1) for p in m[2].split(","))
+    return m[1], {k: _unescape_property(v) for k, v in props.items()}, _unescape_data(m[3])
+
+
+def test_format_github_escapes_properties_and_message():
+    d = Diagnostic(SourceMark("a,b:c/x,line=9::%0A.yaml", 3, 7), "100% errado\r\nlinha 2 ::warning ::x",
+                   "use 50%")
+    line = d.format_github()
+    assert "\n" not in line and "\r" not in line
+    assert line == ("::error file=a%2Cb%3Ac/x%2Cline=9%3A%3A%250A.yaml,line=3,col=7::100%25 errado%0D%0Alinha 2 "
+                    "::warning ::x — sugestão: use 50%25")
+    kind, props, msg = _parse(line)
+    assert kind == "error"
+    assert props == {"file": "a,b:c/x,line=9::%0A.yaml", "line": "3", "col": "7"}
+    assert msg == "100% errado\r\nlinha 2 ::warning ::x — sugestão: use 50%"
+    warning = Diagnostic(SourceMark("p:q,r.yaml"), "m", level="warning").format_github()
+    assert warning == "::warning file=p%3Aq%2Cr.yaml::m"
+
+
+def test_check_format_github_with_a_hostile_folder_name_and_message(tmp_path):
+    content = copy_base(tmp_path / "src")
+    odd = content.parent / "con,te:nt"
+    content.rename(odd)
+    stage = odd / STAGE
+    stage.write_text(stage.read_text(encoding="utf-8").replace("host: aptru", 'host: "100%\\n::error ::forjado"', 1),
+                     encoding="utf-8")
+    res = CliRunner().invoke(main, ["check", "--content", str(odd), "--format", "github"])
+    assert res.exit_code == 1, res.output
+    lines = res.stdout.splitlines()
+    assert lines and all(line.startswith("::error ") or line.startswith("::warning ") for line in lines), lines
+    parsed = [_parse(line) for line in lines]
+    mine = [p for p in parsed if p[1]["file"].endswith(STAGE)]
+    assert mine, lines
+    kind, props, msg = mine[0]
+    assert props["file"] == f"con,te:nt/{STAGE}" and props["line"] == "3"
+    assert "100%\n::error ::forjado" in msg
+    assert "file=con%2Cte%3Ant/seasons/2026/truco/etapa-1.yaml,line=3," in lines[parsed.index(mine[0])]
