@@ -173,5 +173,22 @@ def test_site_path():
     assert site_path("/é" * 3) == "/é/é/é"
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_unexpected_build_failure_shows_its_traceback_only_with_debug(tmp_path, monkeypatch, debug):
+    import league.build
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("falha inesperada")
+    content = copy_base(tmp_path / "src")
+    monkeypatch.setattr(league.build, "build", boom)
+    lines: list[str] = []
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lines.append, debug=debug)
+    assert not srv.rebuild()
+    text = "\n".join(lines)
+    assert ("Traceback" in text) is debug
+    assert "erro inesperado na construção do site: RuntimeError: falha inesperada" in text
+    assert "relate o problema com a saída de league --debug serve" in text
+
+
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("paths of a POSIX file system")
