@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from decimal import Decimal
 from typing import Any
 
@@ -67,6 +68,43 @@ def stage_json(res: StageResult) -> dict:
     }
 
 
+# First characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a formula or
+# a DDE call (OWASP "CSV Injection"; NUL from OWASP ASVS 1.2.10).
+FORMULA_START = frozenset("=+-@\t\r\0")
+
+
+def csv_text(value: str) -> str:
+    """A text cell as a spreadsheet shows it, never as a formula: one starting with =, +, -, @, tab, CR or NUL
+    gets a leading single quote (OWASP CSV injection), e.g. a group named "=HYPERLINK(…)". A CR inside becomes
+    a LF: csv.writer quotes a cell only for the characters of its line terminator ("\n"), and an unquoted CR
+    ends the row for a spreadsheet, the rest of the cell starting a row (and a formula) of its own."""
+    if value and value[0] in FORMULA_START:
+        value = "'" + value
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    return value
+
+
+def _csv_cell(v: Any) -> Any:
+    """One cell. Only text is neutralised: whole numbers and finite floats/Decimals that league formats itself
+    (a balance of -3, 8.67) stay as they are, so that they remain numbers in a spreadsheet (and the published
+    CSV bytes do not change); a non-finite float ("-inf") is text to a spreadsheet and is treated as text."""
+    if isinstance(v, str):
+        return csv_text(v)
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)) \
+            or (isinstance(v, Decimal) and v.is_finite()):
+        return v
+    if isinstance(v, list):
+        return csv_text(" ".join(map(str, v)))
+    if isinstance(v, dict):
+        return csv_text(";".join(f"{a}={b}" for a, b in v.items()))
+    return csv_text(str(v))
+
+
 def to_csv(rows: list[dict]) -> str:
     if not rows:
         return ""
@@ -77,10 +115,7 @@ def to_csv(rows: list[dict]) -> str:
     for r in rows:
         if len(r) != len(fields):   # every row has the first one's columns (a missing one: KeyError)
             raise ValueError(f"CSV: linha com colunas diferentes das da primeira: {list(r)} ≠ {fields}")
-        w.writerow([" ".join(v) if isinstance(v, list) else
-                    ";".join(f"{a}={b}" for a, b in v.items()) if isinstance(v, dict) else
-                    "" if v is None else str(v).lower() if isinstance(v, bool) else v
-                    for v in map(r.__getitem__, fields)])
+        w.writerow([_csv_cell(v) for v in map(r.__getitem__, fields)])
     return buf.getvalue()
 
 

@@ -1,6 +1,7 @@
 """The `league` command: thin click wrappers around build.py; no logic here."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -89,10 +90,54 @@ class LazyGroup(click.Group):
             return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
 
+    def invoke(self, ctx):
+        """Every command, with what no command handles turned into an exit status and one line: an internal
+        error (a bug) exits 3 — 1 means content errors, 2 usage or environment errors — asking to report it,
+        with the traceback only under --debug (or LEAGUE_DEBUG=1); Ctrl+C exits 130 without a traceback.
+        click's own exceptions (usage errors: 2) and sys.exit go through untouched."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, EOFError):
+            raise
+        except KeyboardInterrupt:
+            click.echo(("\n" if sys.stderr.isatty() else "") + "interrompido (Ctrl+C).", err=True)
+            sys.exit(130)
+        except LeagueError as exc:   # content errors a command let through: listed, exit 1
+            _print_diags(exc.diagnostics, "text")
+            click.echo(f"{sum(1 for d in exc.diagnostics if d.level == 'error')} erro(s).", err=True)
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:   # output piped into `head`: click ends quietly (exit 1)
+                raise
+            _internal_error(exc, ctx)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: never a bare traceback
+            _internal_error(exc, ctx)
+
+
+def debug_enabled(ctx: click.Context | None = None) -> bool:
+    """`league --debug …`, or LEAGUE_DEBUG set to anything but "", 0, false, no, off."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is not None and ctx.find_root().params.get("debug"):
+        return True
+    return os.environ.get("LEAGUE_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off", "nao", "não")
+
+
+def _internal_error(exc: BaseException, ctx: click.Context) -> None:
+    """An exception no command expected: the traceback only under --debug, one line, exit 3."""
+    if debug_enabled(ctx):
+        import traceback
+        click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+    what = " ".join(f"{type(exc).__name__}: {exc}".split())   # one line, whatever the message holds
+    click.echo(f"erro interno do league: {what}; por favor, relate o problema com a saída de --debug "
+               f"(league --debug {ctx.invoked_subcommand or '…'} …).", err=True)
+    sys.exit(3)
+
 
 @click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="league")
-def main() -> None:
+@click.option("--debug", is_flag=True,
+              help="Mostra o traceback completo de um erro interno (também com LEAGUE_DEBUG=1).")
+def main(debug: bool) -> None:
     """Publica classificações e rankings de federações de Truco e Quatrilho como um site estático."""
 
 

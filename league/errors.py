@@ -51,11 +51,10 @@ class Diagnostic:
     def format_github(self) -> str:
         kind = "error" if self.level == "error" else "warning"
         msg = self.message + (f" — sugestão: {self.hint}" if self.hint else "")
-        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        loc = f"file={self.mark.path}"
+        loc = f"file={github_property(self.mark.path)}"
         if self.mark.line:
             loc += f",line={self.mark.line},col={self.mark.col}"
-        return f"::{kind} {loc}::{msg}"
+        return f"::{kind} {loc}::{github_data(msg)}"
 
     def as_json(self) -> dict:
         return {
@@ -67,6 +66,18 @@ class Diagnostic:
             "hint": self.hint,
             "code": self.code,
         }
+
+
+def github_data(text: str) -> str:
+    """The message of a GitHub workflow command (`::error …::message`), escaped as GitHub's toolkit does
+    (escapeData): a newline or CR in it would end the command and start a line the runner reads afresh."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """A property value of a workflow command (file=, title=), escaped as GitHub's toolkit does
+    (escapeProperty): also "," (the separator of properties) and ":" (which would end them)."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 class Diagnostics:

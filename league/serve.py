@@ -23,7 +23,7 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Optional
-from urllib.parse import unquote, urlparse, urlsplit
+from urllib.parse import quote, unquote, urlparse, urlsplit
 
 import click
 
@@ -32,6 +32,8 @@ from league.errors import Diagnostic, LeagueError, SourceMark
 VERSION_PATH = "/__league/version"
 SCRIPT_PATH = "/__league/reload.js"
 PREVIOUS = "__league=anterior"   # query that shows the last good page instead of the error page
+MAX_TARGET = 4096                 # characters of a request's target (PATH_MAX): a longer one gets 414
+NAME_MAX = 255                    # bytes of one path segment: no file of a site has a longer name
 
 RELOAD_JS = """\
 (function () {
@@ -115,6 +117,41 @@ def scan(roots: list[Path]) -> dict[str, tuple[int, int]]:
     return out
 
 
+def site_path(path: str) -> str | None:
+    """A request's percent-decoded path as the one path under the site's root it names: "/" and non-empty
+    segments joined by single slashes, "." dropped, ".." taking back one segment and never climbing above the
+    root, a trailing "/" kept for a folder. None for a path no file of a site can have: a backslash (browsers
+    read "/\\host" as "//host"), a control character or a segment longer than NAME_MAX bytes. What this returns
+    (quoted) is the only thing a redirect of the server may point at: it starts with exactly one "/" and has
+    neither "//", "\\" nor a scheme, so it always stays on this host."""
+    segments: list[str] = []
+    parts = path.split("/")
+    for seg in parts:
+        if seg in ("", "."):
+            continue
+        if seg == "..":
+            if segments:
+                segments.pop()
+            continue
+        if "\\" in seg or not seg.isprintable() or len(seg.encode("utf-8", "surrogatepass")) > NAME_MAX:
+            return None
+        segments.append(seg)
+    out = "/" + "/".join(segments)
+    if segments and (parts[-1] in ("", ".", "..")):
+        out += "/"
+    return out
+
+
+def _stat_kind(fs: Path) -> str | None:
+    """"dir", "file" or None (missing, or a name the file system refuses: too long, not encodable)."""
+    import stat
+    try:
+        mode = os.stat(fs).st_mode
+    except (OSError, ValueError):
+        return None
+    return "dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else None
+
+
 def changed(before: dict, after: dict) -> list[str]:
     return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
 
@@ -148,8 +185,13 @@ class Handler(SimpleHTTPRequestHandler):
 
     def respond(self, head: bool) -> None:
         dev = self.server.dev
+        if len(self.path) > MAX_TARGET:
+            return self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG, explain="Endereço longo demais.")
         url = urlsplit(self.path)
-        path = unquote(url.path)
+        asked = unquote(url.path)
+        path = site_path(asked)
+        if path is None:
+            return self.not_found(dev, head)
         if path == VERSION_PATH:
             with dev.lock:
                 data = {"version": dev.state.version, "ok": not dev.state.errors,
@@ -159,42 +201,66 @@ class Handler(SimpleHTTPRequestHandler):
             return self.send_bytes(200, "text/javascript; charset=utf-8", RELOAD_JS.encode(), head)
         with dev.lock:
             state = State(dev.state.version, list(dev.state.errors), list(dev.state.warnings), dev.state.prefix)
+        canonical = path
         prefix = state.prefix
         if prefix != "/" and (path + "/").startswith(prefix):
             path = "/" + path[len(prefix):]
-        fs = Path(self.translate_path(path))
-        if fs.is_dir():
-            if not url.path.endswith("/"):
+        fs = Path(self.directory, path.lstrip("/"))   # path: no "..", no "\\", no empty segment (site_path)
+        kind = _stat_kind(fs)
+        if kind == "dir":
+            if asked != canonical.rstrip("/") + "/":   # a folder: its one address ends with "/"
+                # the Location is built from the canonical path only, never from what the client sent
+                query = quote(url.query.encode("latin-1", "replace"), safe="!$&'()*+,;=:@/?%")
                 self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-                self.send_header("Location", url.path + "/" + (f"?{url.query}" if url.query else ""))
+                self.send_header("Location", quote(canonical.rstrip("/") + "/") + (f"?{query}" if query else ""))
                 self.send_header("Content-Length", "0")
                 return self.end_headers()
             fs = fs / "index.html"
+            kind = _stat_kind(fs)
         page = fs.suffix in (".html", ".htm") or not fs.suffix
         if state.errors and page and PREVIOUS not in url.query:
             body = inject(error_page(state).encode("utf-8"), state.version)
             return self.send_bytes(500, "text/html; charset=utf-8", body, head)
-        if not fs.is_file():
-            missing = Path(self.directory) / "404.html"
-            if missing.is_file():
-                return self.send_bytes(404, "text/html; charset=utf-8",
-                                       inject(missing.read_bytes(), state.version), head)
-            return self.send_error(404, "Página não encontrada")
+        if kind != "file":
+            return self.not_found(dev, head, state.version)
         if fs.suffix in (".html", ".htm"):
             try:
                 body = fs.read_bytes()
             except OSError:   # swapped away by a build this very moment: the page reloads anyway
                 return self.send_error(503, "O site está sendo reconstruído")
             return self.send_bytes(200, "text/html; charset=utf-8", inject(body, state.version), head)
-        self.path = path + (f"?{url.query}" if url.query else "")
+        # quoted again: SimpleHTTPRequestHandler decodes self.path once more and must find this very file
+        self.path = quote(path)
         if head:
             return super().do_HEAD()
         return super().do_GET()
+
+    def not_found(self, dev: "DevServer", head: bool, version: int | None = None) -> None:
+        if version is None:
+            with dev.lock:
+                version = dev.state.version
+        missing = Path(self.directory) / "404.html"
+        try:
+            body = missing.read_bytes()
+        except OSError:
+            return self.send_error(404, "Página não encontrada")
+        return self.send_bytes(404, "text/html; charset=utf-8", inject(body, version), head)
 
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     dev: "DevServer"
+
+    def handle_error(self, request, client_address) -> None:
+        """A request that failed inside the handler: one line in the terminal (the traceback only with
+        --debug), instead of socketserver's traceback on stderr; a browser that went away says nothing."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError):   # a reload or a closed tab in the middle of an answer
+            return
+        if self.dev.debug:
+            self.dev.echo(traceback.format_exc().rstrip())
+        self.dev.echo(f"erro interno do league serve ao responder a um pedido: {type(exc).__name__}: {exc}; "
+                      "por favor, relate o problema com a saída de --debug")
 
 
 class DevServer:
@@ -202,7 +268,7 @@ class DevServer:
 
     def __init__(self, content: Path, out: Path, templates: Optional[Path] = None, port: int = 8000,
                  interval: float = 0.5, echo: Callable[[str], None] = lambda s: click.echo(s, err=True),
-                 progress: Optional[Callable[[], Any]] = None):
+                 progress: Optional[Callable[[], Any]] = None, debug: bool = False):
         from league.paths import default_templates
         self.content = Path(content)
         self.out = Path(out)
@@ -213,6 +279,7 @@ class DevServer:
         # progress(): a fresh progress bar for each build (league.cli._Progress: quiet for a rebuild under a
         # second, a bar for the first build of a large archive), or None
         self.progress = progress
+        self.debug = debug   # league --debug: the traceback of an unexpected failure, not only its line
         self.lock = threading.Lock()
         self.state = State()
         self.stopping = threading.Event()
@@ -251,7 +318,8 @@ class DevServer:
             warnings = [d for d in exc.diagnostics if d.level != "error"]
         except Exception as exc:  # noqa: BLE001 - a broken template or a bug must not stop the server
             errors = [_unexpected(exc)]
-            self.echo("".join(traceback.format_exception(exc)).rstrip())
+            if self.debug:
+                self.echo("".join(traceback.format_exception(exc)).rstrip())
         for d in errors + warnings:
             self.echo(d.format_text())
         with self.lock:
@@ -289,8 +357,11 @@ class DevServer:
                 names = [_shown(p) for p in diff[:3]]
                 more = f" e mais {len(diff) - 3}" if len(diff) > 3 else ""
                 self.rebuild(f"mudou: {', '.join(names)}{more}; reconstruindo…")
-            except Exception:  # noqa: BLE001 - keep watching whatever happens
-                self.echo(traceback.format_exc().rstrip())
+            except Exception as exc:  # noqa: BLE001 - keep watching whatever happens
+                if self.debug:
+                    self.echo(traceback.format_exc().rstrip())
+                self.echo(f"erro interno do league serve ao observar os arquivos: {type(exc).__name__}: {exc}; "
+                          "por favor, relate o problema com a saída de --debug")
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> None:
@@ -338,7 +409,9 @@ def _unexpected(exc: Exception) -> Diagnostic:
         return Diagnostic(where, f"erro no template: {exc}")
     frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("league")
-    return Diagnostic(where, f"erro inesperado na construção do site: {type(exc).__name__}: {exc}")
+    return Diagnostic(where, f"erro inesperado na construção do site: {type(exc).__name__}: {exc}",
+                      "é um erro interno do league: por favor, relate o problema com a saída de "
+                      "league --debug serve")
 
 
 @click.command()
@@ -350,14 +423,15 @@ def _unexpected(exc: Exception) -> Diagnostic:
 def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> None:
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
     templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
-    from league.cli import _Progress
+    from league.cli import _Progress, debug_enabled
     from league.writer import OutError, check_out
     try:   # before anything: a wrong --out must not be replaced by the first build
         check_out(out, content)
     except OutError as exc:
         click.echo(f"erro: {exc}", err=True)
         sys.exit(2)
-    server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None)
+    server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None,
+                       debug=debug_enabled())
     server.start()
     click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
                "Ctrl+C para parar.", err=True)

@@ -80,6 +80,8 @@ def _invoke(args: list[str]) -> tuple[int | None, str, str | None]:
     error = None
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         error = "".join(traceback.format_exception(*res.exc_info))
+    elif res.exit_code == 3:   # league's exit status for an internal error: its one line says which
+        error = res.output
     return res.exit_code, res.output, error
 
 
