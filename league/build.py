@@ -254,15 +254,14 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
     did not make, unless `force`) and locked for the whole build (a second build waits; `say(text)` is told).
     `draft` marks every page as a preview (banner, noindex, robots Disallow) for pull-request deploy
     previews. `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a
-    terminal). The build's processes run as batch work for the scheduler (league.workers.batch_scheduling)."""
-    from league.workers import batch_scheduling
+    terminal)."""
     from league.writer import check_out, locked, recover
     from league.paths import default_templates
     protect = [templates or default_templates()]
     if cache_dir is not False:
         protect.append(_cache_dir(content, cache_dir))
     check_out(out, content, force, protect)
-    with locked(out, say), batch_scheduling():
+    with locked(out, say):
         check_out(out, content, force, protect)   # again: another build may have written it meanwhile
         left = recover(out)   # what an interrupted build left: finished or deleted
         report = _build(content, out, strict, templates, draft, cache_dir, search, progress, skip_unchanged)
@@ -432,18 +431,9 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         if cache_dir is not False:
             _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
             _prune_cache(content, cache_dir, templates, results.league.locale)
-        if KEEP_ALIVE is not None:   # a process that exits right after: what the build made is not torn down
-            KEEP_ALIVE.append((plan, previous, record, signatures, meta, writer, prepared))
         return report
     finally:   # run_plan left the heap frozen: handed back now, not in the middle of the last steps
         gc.unfreeze()
-
-
-# a list in a process that exits as soon as the build returns (the `league build` command, which ends with
-# os._exit): the build appends to it what it made — the plan of ~10,000 pages, the previous and the new record,
-# the pages' keys and indexes —, which then stays until the process ends instead of being freed object by object
-# when the build returns (~1 million objects on the archive: tens of milliseconds of a one-score rebuild)
-KEEP_ALIVE: list | None = None
 
 
 # a first build with at least this many stages makes its JSON and CSV files in a process of their own, forked

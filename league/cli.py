@@ -152,10 +152,7 @@ def main(debug: bool) -> None:
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool,
           force: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
-    from league import build as build_module
     from league.build import build as do_build
-    if _FAST_EXIT:   # this process ends with the build (os._exit below): nothing of it needs freeing
-        build_module.KEEP_ALIVE = []
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         try:
@@ -191,10 +188,6 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
     pages = f"{report.rendered} de {report.pages} página(s) gerada(s), " if report.pages else ""
     click.echo(f"site escrito em {out}/: {pages}{report.written} arquivo(s) escrito(s), {report.unchanged} "
                f"inalterado(s), em {report.seconds:.1f} s.", err=True)
-    if _FAST_EXIT:   # the console command: skip tearing down the heap (~0.1 s on an archive)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
 
 
 @main.command()
@@ -223,55 +216,10 @@ def check(content: Path, fmt: str, strict: bool) -> None:
         click.echo("conteúdo válido" + (f" ({w} aviso(s))." if w else "."), err=True)
 
 
-_FAST_EXIT = False
-
-
-_TUNABLE = "glibc.malloc.hugetlb=1"
-_THP = "/sys/kernel/mm/transparent_hugepage/enabled"
-
-
-def _thp_mode() -> str | None:
-    """The kernel's transparent-huge-page mode line ("always [madvise] never"), None where there is none."""
-    try:
-        with open(_THP, encoding="ascii") as fh:
-            return fh.read()
-    except OSError:
-        return None
-
-
-def _hugepage_argv(argv: list[str], environ, thp=_thp_mode) -> list[str] | None:
-    """The command line to start `league build` / `league serve` again with glibc's malloc asking the kernel
-    for transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc ≥ 2.35; other C libraries
-    ignore it), or None to go on as started. Tunables are read only when a process starts, hence the exec.
-    The rendered pages, the loaded stages' pickles and the search stubs are large strings that malloc gets
-    from the kernel a 4 KiB page fault at a time; with huge pages a cold build of the archive takes 15–20 %
-    fewer page faults and was faster in 10 of 13 alternating pairs (median ~0.28 s, ~5 %). Not when the user
-    set GLIBC_TUNABLES, when the kernel's THP mode (`thp()`, read only for these commands) is "never" or
-    unknown, or when argv[0] is not a script to start again; `python -m league` is started again as a module
-    (run as a script, its folder, league/, would come first on sys.path and its locale/ shadow the stdlib's)."""
-    if len(argv) < 2 or argv[1] not in ("build", "serve") or "GLIBC_TUNABLES" in environ \
-            or not os.path.isfile(argv[0]):
-        return None
-    mode = thp()
-    if mode is None or "[never]" in mode:
-        return None
-    if os.path.basename(argv[0]) == "__main__.py":
-        return [sys.executable, "-m", "league", *argv[1:]]
-    return [sys.executable, *argv]
-
-
 def run() -> None:
-    """The `league` console command: main() that lets a finished build exit at once (os._exit, after
-    flushing its output) instead of freeing every object; in-process callers (tests) use main()."""
-    again = _hugepage_argv(sys.argv, os.environ)
-    if again is not None:
-        os.environ["GLIBC_TUNABLES"] = _TUNABLE
-        sys.stdout.flush()
-        os.execv(sys.executable, again)
-    global _FAST_EXIT
-    _FAST_EXIT = True
-    # league uses no pydantic plugin: pydantic would look for them among every installed package's entry
-    # points (~20 ms of the single-core start of every build)
+    """The `league` console command (in-process callers, such as tests, use main())."""
+    # league uses no pydantic plugin (PYDANTIC_DISABLE_PLUGINS, documented by pydantic): pydantic would look
+    # for them among every installed package's entry points (~20 ms of every command's start)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     main()
 

@@ -4,7 +4,6 @@ spawn: a worker inherits everything loaded so far."""
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 from typing import Callable
 
 
@@ -35,40 +34,6 @@ def join_worker(pid: int, fd: int) -> tuple[bytes, bool]:
         data = fh.read()
     _, status = os.waitpid(pid, 0)
     return data, status == 0
-
-
-@contextmanager
-def batch_scheduling():
-    """Inside, this thread — and the processes it starts: forked workers, pagefind — is batch work for
-    Linux's scheduler (SCHED_BATCH, which needs no privilege): a process that wakes up (pagefind, given
-    the next pages) does not preempt one that is rendering, but waits for its turn. A build runs more
-    processes than there are cores; in their default policy they preempted each other some 12,000 times
-    in the 2.5 s the archive's pages take, each switch a cost (an interrupt between cores, the caches
-    refilled). Kept as it is where the scheduler's policy is not the default one (the user chose one:
-    `chrt`), and where there is none to set (not Linux). Restored on the way out."""
-    old = _enter_batch()
-    try:
-        yield
-    finally:
-        if old is not None:
-            try:
-                os.sched_setscheduler(0, *old)
-            except OSError:
-                pass
-
-
-def _enter_batch() -> tuple | None:
-    """This thread made batch work: the (policy, parameters) to restore, or None when nothing changed."""
-    if not hasattr(os, "SCHED_BATCH") or not hasattr(os, "sched_setscheduler"):
-        return None
-    try:
-        old = os.sched_getscheduler(0), os.sched_getparam(0)
-        if old[0] != os.SCHED_OTHER:
-            return None
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-    except OSError:
-        return None
-    return old
 
 
 def fork_result(work: Callable[[], object]) -> tuple[int, int]:

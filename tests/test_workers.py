@@ -82,56 +82,6 @@ def test_a_workers_value_comes_back_and_its_failure_is_raised_here():
 linux_scheduler = pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux's scheduling policies")
 
 
-@pytest.fixture
-def default_policy():
-    # each test starts, and leaves this thread, in the default policy
-    before = os.sched_getscheduler(0), os.sched_getparam(0)
-    os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
-    yield
-    os.sched_setscheduler(0, *before)
-
-
-@linux_scheduler
-def test_batch_scheduling_inside_for_this_thread_and_its_workers_and_restored_after(default_policy):
-    from league.workers import batch_scheduling
-    with batch_scheduling():
-        assert os.sched_getscheduler(0) == os.SCHED_BATCH
-        assert join_result(*fork_result(lambda: os.sched_getscheduler(0))) == os.SCHED_BATCH
-    assert os.sched_getscheduler(0) == os.SCHED_OTHER
-    with pytest.raises(ValueError):
-        with batch_scheduling():
-            raise ValueError("falha simulada")
-    assert os.sched_getscheduler(0) == os.SCHED_OTHER
-
-
-@linux_scheduler
-def test_a_policy_the_user_chose_is_kept(default_policy):
-    # `chrt --idle 0 league build`: the build stays idle work, and is idle work after it
-    from league.workers import batch_scheduling
-    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    with batch_scheduling():
-        assert os.sched_getscheduler(0) == os.SCHED_IDLE
-    assert os.sched_getscheduler(0) == os.SCHED_IDLE
-
-
-@linux_scheduler
-def test_a_build_runs_as_batch_work_and_leaves_the_policy_as_it_was(tmp_path, monkeypatch, default_policy):
-    from pathlib import Path
-    import league.render as R
-    from league.build import build
-    seen = []
-    plan_site = R.plan_site
-
-    def spy(*args, **kwargs):
-        seen.append(os.sched_getscheduler(0))
-        return plan_site(*args, **kwargs)
-    monkeypatch.setattr(R, "plan_site", spy)
-    root = Path(__file__).resolve().parent.parent
-    build(root / "content", tmp_path / "site", templates=root / "templates", cache_dir=False, search=False)
-    assert seen == [os.SCHED_BATCH]
-    assert os.sched_getscheduler(0) == os.SCHED_OTHER
-
-
 def _frames_until(worker: StreamWorker, n: int, seconds: float = 10.0) -> list[bytes]:
     import time
     got: list[bytes] = []
