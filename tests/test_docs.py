@@ -104,3 +104,82 @@ def test_format_tool_describes_a_new_key(tool):
         "type": "integer", "minimum": 5, "default": 6, "description": "Duplas por elenco."}
     table = tool.table(doc)
     assert "| `truco.max_pairs` | inteiro | não | ≥ 5 | `6` | Duplas por elenco. |" in table
+
+
+# ---------------------------------------------------------------- docs/api.md
+
+API_DOC = DOCS / "api.md"
+
+
+@pytest.fixture(scope="module")
+def demo_api(tmp_path_factory) -> Path:
+    """The api/ folder of a real build of the demo content (no search index, no cache: only what it writes)."""
+    from league.build import build
+    out = tmp_path_factory.mktemp("docs-site") / "site"
+    build(REPO / "content", out, templates=REPO / "templates", cache_dir=False, search=False)
+    return out / "api"
+
+
+def _generic(rel: str) -> str:
+    """api/2026/truco/etapa-1-grupos.csv → api/<temporada>/truco/<etapa>-grupos.csv, as docs/api.md names it."""
+    ids = {"truco": "<etapa>", "quatrilho": "<campeonato>"}
+    parts = rel.split("/")
+    if len(parts) == 4 and parts[1].isdigit():
+        parts[1] = "<temporada>"
+        folder = REPO / "content" / "seasons" / rel.split("/")[1] / parts[2]
+        stems = sorted((p.stem for p in folder.glob("*.y*ml")), key=len, reverse=True)
+        for stem in stems:
+            if parts[3] == stem + Path(parts[3]).suffix or parts[3].startswith(stem + "-"):
+                parts[3] = ids[parts[2]] + parts[3][len(stem):]
+                break
+    return "/".join(parts)
+
+
+def test_api_reference_names_every_file_the_build_writes(demo_api):
+    text = API_DOC.read_text(encoding="utf-8")
+    files = sorted(p.relative_to(demo_api.parent).as_posix() for p in demo_api.rglob("*") if p.is_file())
+    assert files, "the demo build wrote no api/ file"
+    missing = sorted({_generic(f) for f in files if f"`{_generic(f)}`" not in text})
+    assert not missing, f"docs/api.md não descreve o(s) arquivo(s) {missing}"
+
+
+def test_api_reference_names_every_csv_column(demo_api):
+    import csv
+    text = API_DOC.read_text(encoding="utf-8")
+    missing = set()
+    for path in sorted(demo_api.rglob("*.csv")):
+        first = path.read_text(encoding="utf-8-sig").split("\n", 1)[0]
+        if not first:
+            continue   # a table without rows: an empty file
+        delimiter = ";" if first.count(";") > first.count(",") else ","
+        header = next(csv.reader([first], delimiter=delimiter))
+        missing |= {(col, _generic(path.relative_to(demo_api.parent).as_posix()))
+                    for col in header if f"`{col}`" not in text}
+    assert not missing, f"docs/api.md não explica a(s) coluna(s) {sorted(missing)}"
+
+
+def _json_keys(value, top: bool = True) -> set[str]:
+    """The keys of a JSON document: its top-level object's, and those of every record (object in a list)."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        if top:
+            out |= set(value)
+        for v in value.values():
+            out |= _json_keys(v, top=False) if isinstance(v, list) else set()
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict):
+                out |= set(item)
+                out |= _json_keys(item, top=False)
+    return out
+
+
+def test_api_reference_names_every_json_key(demo_api):
+    import json
+    text = API_DOC.read_text(encoding="utf-8")
+    missing = set()
+    for path in sorted(demo_api.rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        missing |= {(key, _generic(path.relative_to(demo_api.parent).as_posix()))
+                    for key in _json_keys(data) if f"`{key}`" not in text}
+    assert not missing, f"docs/api.md não explica o(s) campo(s) {sorted(missing)}"
