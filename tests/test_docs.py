@@ -183,3 +183,62 @@ def test_api_reference_names_every_json_key(demo_api):
         missing |= {(key, _generic(path.relative_to(demo_api.parent).as_posix()))
                     for key in _json_keys(data) if f"`{key}`" not in text}
     assert not missing, f"docs/api.md não explica o(s) campo(s) {sorted(missing)}"
+
+
+# ---------------------------------------------------------------- links in README.md and docs/
+
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
+_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_REF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
+
+
+def _prose(path: Path) -> str:
+    """The Markdown text without fenced code blocks nor inline code (where brackets are not links)."""
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def _anchors(path: Path) -> set[str]:
+    """The ids GitHub gives the headings of a Markdown file: lower case, punctuation dropped, spaces to
+    hyphens, a repeated one suffixed -1, -2…"""
+    seen: dict[str, int] = {}
+    out = set()
+    for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", _FENCE.sub("", path.read_text(encoding="utf-8")), re.M):
+        text = re.sub(r"`([^`]*)`", r"\1", m.group(1))
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+        slug = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def _doc_files() -> list[Path]:
+    return [REPO / "README.md", *sorted(DOCS.glob("*.md"))]
+
+
+@pytest.mark.parametrize("path", _doc_files(), ids=lambda p: p.relative_to(REPO).as_posix())
+def test_links_stay_inside_the_repository_and_resolve(path):
+    text = _prose(path)
+    targets = _LINK.findall(text) + _REF.findall(text)
+    bad = []
+    for target in targets:
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):   # https:, mailto:: not a file of the repository
+            continue
+        file_part, _, anchor = target.partition("#")
+        dest = (path.parent / file_part).resolve() if file_part else path
+        if REPO.resolve() not in (dest, *dest.parents):
+            bad.append(f"{target}: fora do repositório")
+        elif not dest.exists():
+            bad.append(f"{target}: arquivo não existe")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            bad.append(f"{target}: não há título #{anchor} em {dest.relative_to(REPO.resolve())}")
+    assert not bad, f"{path.relative_to(REPO)}: links quebrados: {bad}"
+
+
+@pytest.mark.parametrize("path", _doc_files(), ids=lambda p: p.relative_to(REPO).as_posix())
+def test_docs_never_send_readers_outside_the_repository(path):
+    """Not even as a path in backticks: ../shared (the project's specs) is not in a checkout or on GitHub."""
+    text = path.read_text(encoding="utf-8")
+    assert "../shared" not in text and "shared/spec" not in text, \
+        f"{path.relative_to(REPO)} aponta para fora do repositório (../shared): aponte para docs/"
