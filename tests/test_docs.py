@@ -242,3 +242,29 @@ def test_docs_never_send_readers_outside_the_repository(path):
     text = path.read_text(encoding="utf-8")
     assert "../shared" not in text and "shared/spec" not in text, \
         f"{path.relative_to(REPO)} aponta para fora do repositório (../shared): aponte para docs/"
+
+
+def test_format_reference_quatrilho_example_passes_league_check(tmp_path):
+    """The complete championship of docs/formato.md is valid content (with its players added to the demo's)."""
+    import shutil
+
+    import yaml
+
+    from league.build import check
+    text = FORMAT.read_text(encoding="utf-8")
+    section = text[text.index("## Campeonato de Quatrilho"):]
+    example = re.search(r"^```yaml\n(.*?)^```", section, re.S | re.M).group(1)
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    players = yaml.safe_load(example)["players"]
+    ids = [p if isinstance(p, str) else p["player"] for p in players.values()]
+    with (content / "players.yaml").open("a", encoding="utf-8") as fh:
+        fh.writelines(f"{pid}: {{name: {pid.replace('-', ' ').title()}}}\n" for pid in ids)
+    (content / "seasons" / "2026" / "quatrilho" / "exemplo.yaml").write_text(example, encoding="utf-8")
+    from league.errors import LeagueError
+    try:
+        diagnostics = check(content, cache_dir=False).diagnostics
+    except LeagueError as exc:
+        diagnostics = exc.diagnostics
+    mine = [d for d in diagnostics if "exemplo.yaml" in d.mark.path]
+    assert all(d.level == "warning" and d.code == "adjustment" for d in mine), [str(d) for d in mine]
