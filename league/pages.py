@@ -91,6 +91,12 @@ def load_pages(loader, league) -> None:
                     except ValueError:
                         loader.diags.error(SourceMark(rel), f"data inexistente no nome do arquivo \"{m.group(1)}\"")
                         continue
+                    if not S.DATE_MIN <= date <= S.DATE_MAX:
+                        loader.diags.error(SourceMark(rel), f"data fora do limite no nome do arquivo: recebido "
+                                           f"{m.group(1)}; esperado uma data de {S.DATE_MIN} a {S.DATE_MAX}",
+                                           "confira o ano e renomeie o arquivo, ex.: news/2026-03-16-etapa-1.md",
+                                           code="range")
+                        continue
                 if date is None:
                     loader.diags.error(SourceMark(rel, 1, 1), "notícia sem data",
                                        "acrescente date: AAAA-MM-DD ou nomeie o arquivo AAAA-MM-DD-titulo.md")

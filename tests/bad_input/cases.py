@@ -237,6 +237,86 @@ CASES: list[Case] = [
          hint='use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14'),
     Case("data-inexistente-no-nome-da-noticia", rename(NEWS, "2026-02-30-etapa-1.md"),
          [('content/news/2026-02-30-etapa-1.md', 0, 0, 'data inexistente no nome do arquivo "2026-02-30"')]),
+    # dates beyond 1900..2100 (league.schema.DATE_MIN/MAX): 9999-12-31 overflowed the calendar feed's end date
+    Case("data-ano-9999", sub(STAGE, "date: 2026-03-14", "date: 9999-12-31"),
+         [(c(STAGE), 2, 7, 'data fora do limite em date: recebido 9999-12-31; esperado uma data de 1900-01-01 a 2100-12-31')],
+         hint='confira o ano; escreva a data como AAAA-MM-DD, ex.: 2026-03-14'),
+    Case("data-ano-1-no-campeonato", sub(CHAMP, "date: 2026-05-10", "date: 0001-01-01"),
+         [(c(CHAMP), 3, 7, 'data fora do limite em date: recebido 0001-01-01; esperado uma data de 1900-01-01 a 2100-12-31')]),
+    Case("data-ano-2101-na-noticia", sub(NEWS, 'season: "2026"', 'date: 2101-01-01\nseason: "2026"'),
+         [(c(NEWS), 3, 7, 'data fora do limite em date: recebido 2101-01-01; esperado uma data de 1900-01-01 a 2100-12-31')]),
+    Case("data-ano-9999-no-nome-da-noticia", rename(NEWS, "9999-12-31-etapa-1.md"),
+         [('content/news/9999-12-31-etapa-1.md', 0, 0, 'data fora do limite no nome do arquivo: recebido 9999-12-31; '
+           'esperado uma data de 1900-01-01 a 2100-12-31')],
+         hint='confira o ano e renomeie o arquivo, ex.: news/2026-03-16-etapa-1.md'),
+    # ------------------------------------------------------------------ numbers: finite, non-negative, bounded
+    Case("taxa-nan", sub(CHAMP, "fee: 50.00", "fee: .nan"),
+         [(c(CHAMP), 5, 6, 'valor inválido em fee: recebido .nan (não é um número); esperado um número de 0 a 1000000')],
+         hint='escreva o valor em algarismos, ex.: 50.00 (.nan e .inf não são números)'),
+    Case("taxa-infinita", sub(CHAMP, "fee: 50.00", "fee: .inf"),
+         [(c(CHAMP), 5, 6, 'valor inválido em fee: recebido .inf (infinito); esperado um número de 0 a 1000000')]),
+    Case("taxa-1e308", sub(CHAMP, "fee: 50.00", "fee: 1e308"),
+         [(c(CHAMP), 5, 6, 'valor inválido em fee: recebido "1e308" (texto); esperado um número')],
+         hint='escreva o número por extenso, sem expoente (ex.: 1000, não 1e3)'),
+    Case("taxa-1.0e+308", sub(CHAMP, "fee: 50.00", "fee: 1.0e+308"),
+         [(c(CHAMP), 5, 6, 'valor fora do limite em fee: recebido 1e+308 (número); esperado um número de 0 a 1000000')],
+         hint='o máximo, 1000000, fica muito acima do que uma federação usa: confira se o valor foi digitado certo '
+              '(um zero a mais?)'),
+    Case("taxa-negativa", sub(CHAMP, "fee: 50.00", "fee: -5"),
+         [(c(CHAMP), 5, 6, 'valor fora do limite em fee: recebido -5 (número); esperado um número de 0 a 1000000')],
+         hint='escreva o valor sem o sinal de menos'),
+    Case("pontos-de-ranking-nan", append(LEAGUE, "truco: {ranking_points: [20, .nan]}\n"),
+         [(c(LEAGUE), 4, 30, 'valor inválido em truco.ranking_points[2]: recebido .nan (não é um número); '
+           'esperado um número de 0 a 100000')]),
+    Case("pontos-de-ranking-infinitos", append(LEAGUE, "truco: {ranking_points: [.inf, 16]}\n"),
+         [(c(LEAGUE), 4, 26, 'valor inválido em truco.ranking_points[1]: recebido .inf (infinito); '
+           'esperado um número de 0 a 100000')]),
+    Case("pontos-de-ranking-1e308", append(LEAGUE, "truco: {ranking_points: [1.0e+308, 16]}\n"),
+         [(c(LEAGUE), 4, 26, 'valor fora do limite em truco.ranking_points[1]: recebido 1e+308 (número); '
+           'esperado um número de 0 a 100000')]),
+    Case("pontos-de-ranking-negativos", append(LEAGUE, "truco: {ranking_points: [20, -5]}\n"),
+         [(c(LEAGUE), 4, 30, 'valor fora do limite em truco.ranking_points[2]: recebido -5 (número); '
+           'esperado um número de 0 a 100000')],
+         hint='escreva o valor sem o sinal de menos'),
+    Case("premio-nan", sub(CHAMP, "prizes: {1: 40,", "prizes: {1: .nan,"),
+         [(c(CHAMP), 6, 13, 'prêmio do 1º lugar inválido: recebido .nan (não é um número); esperado uma porcentagem '
+           'maior que 0 e até 100 (Art. 23)')]),
+    Case("jogos-por-confronto-um-bilhao", append(LEAGUE, "truco: {boards: 1000000000}\n"),
+         [(c(LEAGUE), 4, 17, 'valor fora do limite em truco.boards: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 99')],
+         hint='o máximo, 99, fica muito acima do que uma federação usa: confira se o valor foi digitado certo '
+              '(um zero a mais?)'),
+    Case("fichas-da-inscricao-negativas", append(LEAGUE, "quatrilho: {stake: -100}\n"),
+         [(c(LEAGUE), 4, 20, 'valor fora do limite em quatrilho.stake: recebido -100 (número); '
+           'esperado um número inteiro de 1 a 1000000')],
+         hint='use um valor a partir de 1'),
+    Case("limite-de-inscritos-enorme", append(LEAGUE, "quatrilho: {max_players: 1000000000}\n"),
+         [(c(LEAGUE), 4, 26, 'valor fora do limite em quatrilho.max_players: recebido 1000000000 (número); '
+           'esperado um número inteiro de 4 a 10000')]),
+    Case("colocacao-um-bilhao", sub(STAGE, "for_place: 3", "for_place: 1000000000"),
+         [(c(STAGE), 67, 20, 'valor fora do limite em phases[2].knockout[2].for_place: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 1000')]),
+    Case("dupla-numero-um-milhao", sub(STAGE, '- "12-3 12-5"', '- {home: 1000000, away: 2, score: "12-3 12-5"}'),
+         [(c(STAGE), 45, 24, 'valor fora do limite em phases[1].groups.Grupo A.matches[1].boards[2].home: recebido '
+           '1000000 (número); esperado um número inteiro de 1 a 99')]),
+    Case("premio-colocacao-um-bilhao", sub(CHAMP, "3: 15}", "1000000000: 15}"),
+         [(c(CHAMP), 6, 24, 'valor fora do limite em prizes: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 1000')]),
+    Case("inscricao-numero-um-bilhao", sub(CHAMP, "  8: q8\n", "  1000000000: q8\n"),
+         [(c(CHAMP), 15, 3, 'valor fora do limite em players: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 10000')]),
+    Case("mesa-numero-um-bilhao", sub(CHAMP, "      2: {5: 95,", "      1000000000: {5: 95,"),
+         [(c(CHAMP), 19, 7, 'valor fora do limite em rounds[1].tables: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 10000')]),
+    Case("fichas-um-quatrilhao", sub(CHAMP, "8: 50}", "8: 1000000000000000}"),
+         [(c(CHAMP), 19, 37, 'valor fora do limite em rounds[1].tables.2.8: recebido 1000000000000000 (número); '
+           'esperado um número inteiro de 0 a 1000000000')]),
+    Case("reinscricoes-um-bilhao", sub(CHAMP, "8: 50}\n", "8: 50}\n    rebuys: {8: 1000000000}\n"),
+         [(c(CHAMP), 20, 17, 'valor fora do limite em rounds[1].rebuys.8: recebido 1000000000 (número); '
+           'esperado um número inteiro de 0 a 100')]),
+    Case("rodadas-demais", sub(CHAMP, "rounds:\n", "rounds:\n" + "  - {tables: {}}\n" * 101),
+         [(c(CHAMP), 17, 3, 'quantidade inválida em rounds: 103 item(ns); esperado no máximo 100')],
+         hint='o máximo, 100, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui'),
     # ------------------------------------------------------------------ bytes and files
     Case("nao-utf8", put(PLAYERS, "serapio-1a: {name: Jogador São, club: serapio}\n".encode("latin-1")),
          [(c(PLAYERS), 1, 29, 'o arquivo não está em UTF-8: byte 0xe3 inválido')],
