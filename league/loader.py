@@ -228,6 +228,9 @@ class Loader:
             if not root.is_dir():
                 continue
             for path in sorted(root.glob("*.md")):
+                if path.name.startswith("."):   # not read (files_in), only said: its name is enough
+                    parts.append(self.rel(path))
+                    continue
                 try:
                     if not path.is_file() or path.stat().st_size > MAX_BYTES:
                         return None
@@ -402,6 +405,11 @@ class Loader:
             return
         tasks: list[_Task] = []
         for sdir in sorted(p for p in root.iterdir() if p.is_dir()):
+            if sdir.name.startswith("."):
+                self.diags.warning(SourceMark(self.rel(sdir)), f"pasta oculta ignorada: \"{sdir.name}\" começa com "
+                                   "ponto e não é lida", f"para publicá-la, renomeie-a para \"{sdir.name.lstrip('.')}\"; "
+                                   "senão, apague-a", code="hidden")
+                continue
             if not YEAR.match(sdir.name):
                 self.diags.error(SourceMark(self.rel(sdir)), f"pasta de temporada \"{sdir.name}\" inválida",
                                  "use o ano com 4 dígitos, ex.: seasons/2026")
@@ -416,19 +424,10 @@ class Loader:
                 title, truco, quat, path, sdiags = got
                 self.diags.extend(sdiags)
             season = Season(year=year, title=title, truco=truco, quatrilho=quat, path=path)
-            tdir = sdir / "truco"
-            if tdir.is_dir():
-                for f in sorted(tdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
-                        # not only regular files: a folder or a broken link named .yaml is reported, not skipped
-                        tasks.append(_Task(season, "stage", f, len(self.diags.items)))
-                    elif f.is_file() and not f.name.startswith("."):
-                        self.diags.warning(SourceMark(self.rel(f)), "arquivo ignorado: só arquivos .yaml são lidos aqui")
-            qdir = sdir / "quatrilho"
-            if qdir.is_dir():
-                for f in sorted(qdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
-                        tasks.append(_Task(season, "championship", f, len(self.diags.items)))
+            for kind, folder in (("stage", sdir / "truco"), ("championship", sdir / "quatrilho")):
+                if folder.is_dir():
+                    # not only regular files: a folder or a broken link named .yaml is reported, not skipped
+                    tasks += [_Task(season, kind, f, len(self.diags.items)) for f in self.files_in(folder, kind)]
             league.seasons.append(season)
         done = self.run_tasks(league, tasks)
         # diagnostics and files in the order of a one-by-one load: each task's diagnostics where it would have run
@@ -444,6 +443,43 @@ class Loader:
         for season in league.seasons:
             season.stages.sort(key=lambda s: (s.date, s.id))
             season.championships.sort(key=lambda c: (c.date, c.id))
+
+    # each kind of file as messages name it (one, several) and the suffixes read
+    KINDS = {"stage": ("a etapa", "etapas", (".yaml", ".yml")),
+             "championship": ("o campeonato", "campeonatos", (".yaml", ".yml")),
+             "page": ("a página", "páginas", (".md",)), "news": ("a notícia", "notícias", (".md",))}
+
+    def files_in(self, folder: Path, kind: str) -> list[Path]:
+        """The files of one kind in its folder, sorted by name. A hidden one (".etapa-1.yaml") is not read
+        but said (a warning); so is a file of another type beside stages or championships. Two files that
+        claim one id (etapa-1.yaml and etapa-1.yml: the id is the name without the suffix) are an error
+        naming both; the first is read, the other not (it would take the first one's page and ranking
+        column)."""
+        what, several, suffixes = self.KINDS[kind]
+        out: list[Path] = []
+        ids: dict[str, Path] = {}
+        for f in sorted(folder.iterdir()):
+            if f.name.startswith("."):
+                if f.suffix in suffixes:
+                    shown = f.name.lstrip(".#")
+                    self.diags.warning(SourceMark(self.rel(f)), f"arquivo oculto ignorado: \"{f.name}\" começa com "
+                                       "ponto e não é lido", f"para publicá-lo, renomeie-o para \"{shown}\"; senão, "
+                                       "apague-o", code="hidden")
+                continue
+            if f.suffix not in suffixes:
+                if kind in ("stage", "championship") and f.is_file():
+                    self.diags.warning(SourceMark(self.rel(f)), "arquivo ignorado: só arquivos .yaml são lidos aqui")
+                continue
+            first = ids.get(f.stem)
+            if first is not None:
+                self.diags.error(SourceMark(self.rel(f)), f"{what} \"{f.stem}\" está em dois arquivos: "
+                                 f"{self.rel(first)} e {self.rel(f)} (o id é o nome do arquivo, sem a extensão)",
+                                 f"apague um dos dois, ou renomeie um deles se são {several} diferentes",
+                                 code="duplicate-id")
+                continue
+            ids[f.stem] = f
+            out.append(f)
+        return out
 
     def season_settings(self, league: League, sdir: Path) -> tuple:
         """A season folder's season.yaml, read and validated: (title, Truco settings, Quatrilho settings, path)."""

@@ -65,7 +65,7 @@ def load_pages(loader, league) -> None:
         root = loader.content / folder
         if not root.is_dir():
             continue
-        for path in sorted(root.glob("*.md")):
+        for path in loader.files_in(root, "news" if is_news else "page"):
             rel = loader.rel(path)
             text = read_text(path, rel, loader.diags)
             if text is None:

@@ -102,6 +102,12 @@ def fifo(rel: str) -> Edit:
     return edit
 
 
+def copy(rel: str, new_rel: str) -> Edit:
+    def edit(root: Path) -> None:
+        (root / new_rel).write_bytes((root / rel).read_bytes())
+    return edit
+
+
 def rename(rel: str, new_name: str) -> Edit:
     def edit(root: Path) -> None:
         (root / rel).rename((root / rel).with_name(new_name))
@@ -189,6 +195,17 @@ CASES: list[Case] = [
     Case("id-com-acento", append(CLUBS, "são-josé: {name: São José}\n"),
          [(c(CLUBS), 5, 1, 'id de clube inválido: recebido "são-josé" (texto); esperado letras minúsculas sem acento, números e hífens')],
          hint='use "sao-jose"'),
+    # two files, one id: the second would take the first one's page and add a column to the season's ranking
+    Case("etapa-yaml-e-yml", copy(STAGE, "seasons/2026/truco/etapa-1.yml"),
+         [("content/seasons/2026/truco/etapa-1.yml", 0, 0, 'a etapa "etapa-1" está em dois arquivos: '
+           'content/seasons/2026/truco/etapa-1.yaml e content/seasons/2026/truco/etapa-1.yml (o id é o nome do '
+           'arquivo, sem a extensão)')],
+         hint='apague um dos dois, ou renomeie um deles se são etapas diferentes'),
+    Case("campeonato-yaml-e-yml", copy(CHAMP, "seasons/2026/quatrilho/chapeco.yml"),
+         [("content/seasons/2026/quatrilho/chapeco.yml", 0, 0, 'o campeonato "chapeco" está em dois arquivos: '
+           'content/seasons/2026/quatrilho/chapeco.yaml e content/seasons/2026/quatrilho/chapeco.yml (o id é o '
+           'nome do arquivo, sem a extensão)')],
+         hint='apague um dos dois, ou renomeie um deles se são campeonatos diferentes'),
     # ------------------------------------------------------------------ Truco scores and matches
     Case("placar-12-12", sub(STAGE, '"12-3 12-5"', '"12-12 12-5"'),
          [(c(STAGE), 45, 17, 'jogo 2 (aptru × serapio): partida "12-12" impossível: empate não existe; o vencedor tem exatamente 12 tentos e o perdedor de 0 a 11')]),

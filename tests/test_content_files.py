@@ -1,0 +1,75 @@
+"""Which files of content/ are read, and what is said about the others: a hidden file is a warning, not silence.
+(Two files with one id are errors: tests/bad_input/cases.py.) Through the real command line, as the bad-input
+corpus."""
+from __future__ import annotations
+
+import shutil
+
+from tests.bad_input.cases import STAGE
+from tests.bad_input.harness import copy_base, run_build
+
+STAGES = "seasons/2026/truco"
+
+
+def build(tmp_path, edit=None, out=None):
+    content = tmp_path / "content" if (tmp_path / "content").is_dir() else copy_base(tmp_path)
+    if edit is not None:
+        edit(content)
+    res = run_build(content, out or tmp_path / "site")
+    assert res.error is None, res.error
+    return res
+
+
+def warnings_about(res, path: str) -> list[tuple]:
+    return [d for d in res.diagnostics("aviso") if d[0] == path]
+
+
+def test_hidden_stage_file_is_a_warning_and_not_read(tmp_path):
+    res = build(tmp_path, lambda c: shutil.copy(c / STAGE, c / STAGES / ".etapa-2.yaml"))
+    assert res.exit_code == 0, res.output
+    assert warnings_about(res, f"content/{STAGES}/.etapa-2.yaml") == [
+        (f"content/{STAGES}/.etapa-2.yaml", 0, 0, 'arquivo oculto ignorado: ".etapa-2.yaml" começa com ponto e não é lido')]
+    assert 'sugestão: para publicá-lo, renomeie-o para "etapa-2.yaml"; senão, apague-o' in res.output
+    assert not (tmp_path / "site" / "2026" / "truco" / ".etapa-2").exists()
+    assert not (tmp_path / "site" / "2026" / "truco" / "etapa-2").exists()
+
+
+def test_hidden_page_is_a_warning_not_an_invalid_name(tmp_path):
+    # before: read, then "nome de arquivo inválido" (exit 1); an editor's lock or backup file is not content
+    res = build(tmp_path, lambda c: shutil.copy(c / "pages" / "sobre.md", c / "pages" / ".rascunho.md"))
+    assert res.exit_code == 0, res.output
+    assert [d[3] for d in warnings_about(res, "content/pages/.rascunho.md")] == [
+        'arquivo oculto ignorado: ".rascunho.md" começa com ponto e não é lido']
+
+
+def test_hidden_news_lock_file_of_an_editor_is_a_warning(tmp_path):
+    # Emacs keeps a dangling link .#name while a file is edited: before, "link simbólico quebrado" (exit 1)
+    res = build(tmp_path, lambda c: (c / "news" / ".#2026-03-16-etapa-1.md").symlink_to("usuario@maquina.123"))
+    assert res.exit_code == 0, res.output
+    assert len(warnings_about(res, "content/news/.#2026-03-16-etapa-1.md")) == 1
+
+
+def test_hidden_season_folder_is_a_warning(tmp_path):
+    res = build(tmp_path, lambda c: shutil.copytree(c / "seasons" / "2026", c / "seasons" / ".2027"))
+    assert res.exit_code == 0, res.output
+    assert [d[3] for d in warnings_about(res, "content/seasons/.2027")] == [
+        'pasta oculta ignorada: ".2027" começa com ponto e não é lida']
+    assert not (tmp_path / "site" / ".2027").exists()
+
+
+def test_other_files_beside_championships_are_a_warning(tmp_path):
+    res = build(tmp_path, lambda c: (c / "seasons" / "2026" / "quatrilho" / "notas.txt").write_text("x\n"))
+    assert res.exit_code == 0, res.output
+    assert [d[3] for d in warnings_about(res, "content/seasons/2026/quatrilho/notas.txt")] == [
+        "arquivo ignorado: só arquivos .yaml são lidos aqui"]
+
+
+def test_ordinary_hidden_files_stay_silent(tmp_path):
+    # what a system or git leaves everywhere is not a content file: no warning (--strict would fail on it)
+    def edit(c):
+        for folder in (c / STAGES, c / "pages", c / "news", c / "seasons"):
+            (folder / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+            (folder / ".gitkeep").write_text("")
+    res = build(tmp_path, edit)
+    assert res.exit_code == 0, res.output
+    assert not [d for d in res.diagnostics("aviso") if "/." in d[0]]
