@@ -197,6 +197,7 @@ class Loader:
                 league.pages.extend(pages)
                 league.news.extend(news)
                 self.diags.extend(diags)
+                self.check_news_links(league)
                 return
         from league.pages import load_pages  # markdown pages and news
         before = len(self.diags.items)
@@ -204,6 +205,42 @@ class Loader:
         new = self.diags.items[before:]
         if key is not None and not any(d.level == "error" for d in new):
             self.deferred.append((key, (list(league.pages), list(league.news), list(new))))
+        self.check_news_links(league)
+
+    def check_news_links(self, league: League) -> None:
+        """A news post's season:, stage: or championship: that names none the content has is a warning at its
+        line, with the closest ids: the post is published, but no stage page lists it. Checked on every load
+        (not cached with the pages: a stage renamed or removed changes it). Not when the content has errors: a
+        stage that did not load is not unknown."""
+        if any(d.level == "error" for d in self.diags.items):
+            return
+        seasons = {s.year: s for s in league.seasons}
+        for post in league.news:
+            where = [seasons[post.season]] if post.season in seasons else list(seasons.values())
+            refs = (("season", "temporada", post.season, seasons, "seasons/<ano>/"),
+                    ("stage", "etapa", post.stage, [st.id for s in where for st in s.stages],
+                     "o nome do arquivo em seasons/<ano>/truco/, sem .yaml"),
+                    ("championship", "campeonato", post.championship, [c.id for s in where for c in s.championships],
+                     "o nome do arquivo em seasons/<ano>/quatrilho/, sem .yaml"))
+            for key, what, value, known, name in refs:
+                if value is None or value in known:
+                    continue
+                scope = f" na temporada {post.season}" if key != "season" and post.season in seasons else ""
+                word = "desconhecida" if what in ("temporada", "etapa") else "desconhecido"
+                self.diags.warning(self.front_matter_mark(post.path, key), f"{key}: {what} {word} \"{value}\"{scope}; "
+                                   "a notícia é publicada sem esse link",
+                                   did_you_mean(str(value), known) or f"use o id de {'uma' if word[-1] == 'a' else 'um'} "
+                                   f"{what} existente: {name}", code="unknown-id")
+
+    def front_matter_mark(self, rel: str, key: str) -> SourceMark:
+        """Where a key of a Markdown file's front matter is written (the file read again: only for a warning)."""
+        from league.pages import split_front_matter
+        from league.yamlio import parse_yaml, read_text
+        quiet = Diagnostics()
+        text = read_text(self.content / rel.split("/", 1)[1], rel, quiet)
+        front = split_front_matter(text)[0] if text is not None else None
+        raw = parse_yaml(front, rel, quiet, line_offset=1) if front is not None else None
+        return raw.vmark(key) if isinstance(raw, MDict) and key in raw else SourceMark(rel, 1, 1)
 
     def pages_key(self, league: League) -> Optional[str]:
         """Cache key of the pages and news: the name and bytes of every .md file, locale and allow_html, the

@@ -1,11 +1,11 @@
-"""Which files of content/ are read, and what is said about the others: a hidden file is a warning, not silence.
-(Two files with one id are errors: tests/bad_input/cases.py.) Through the real command line, as the bad-input
-corpus."""
+"""Which files of content/ are read, and what is said about the others: a hidden file is a warning, not silence;
+a news post naming a stage, championship or season the content does not have is a warning at its line. (Two
+files with one id are errors: tests/bad_input/cases.py.) Through the real command line, as the bad-input corpus."""
 from __future__ import annotations
 
 import shutil
 
-from tests.bad_input.cases import STAGE
+from tests.bad_input.cases import NEWS, STAGE
 from tests.bad_input.harness import copy_base, run_build
 
 STAGES = "seasons/2026/truco"
@@ -73,3 +73,45 @@ def test_ordinary_hidden_files_stay_silent(tmp_path):
     res = build(tmp_path, edit)
     assert res.exit_code == 0, res.output
     assert not [d for d in res.diagnostics("aviso") if "/." in d[0]]
+
+
+def _point_news_at(stage: str):
+    def edit(c):
+        path = c / NEWS
+        path.write_text(path.read_text(encoding="utf-8").replace("stage: etapa-1", f"stage: {stage}"),
+                        encoding="utf-8")
+    return edit
+
+
+def test_news_pointing_at_an_unknown_stage_is_a_warning_at_its_line(tmp_path):
+    res = build(tmp_path, _point_news_at("etapa-l"))
+    assert res.exit_code == 0, res.output
+    assert warnings_about(res, f"content/{NEWS}") == [
+        (f"content/{NEWS}", 4, 8, 'stage: etapa desconhecida "etapa-l" na temporada 2026; a notícia é publicada '
+                                  "sem esse link")]
+    assert 'sugestão: você quis dizer "etapa-1"?' in res.output
+
+
+def test_news_unknown_season_and_championship_are_warnings(tmp_path):
+    def edit(c):
+        path = c / NEWS
+        text = path.read_text(encoding="utf-8").replace('season: "2026"', 'season: "2062"')
+        path.write_text(text.replace("stage: etapa-1", "championship: xapeco"), encoding="utf-8")
+    res = build(tmp_path, edit)
+    assert res.exit_code == 0, res.output
+    assert [d[1:] for d in warnings_about(res, f"content/{NEWS}")] == [
+        (3, 9, 'season: temporada desconhecida "2062"; a notícia é publicada sem esse link'),
+        (4, 15, 'championship: campeonato desconhecido "xapeco"; a notícia é publicada sem esse link')]
+
+
+def test_news_link_checked_again_when_the_pages_come_from_the_cache(tmp_path):
+    # the pages are cached by their own bytes; a stage renamed afterwards must still be noticed
+    first = build(tmp_path)
+    assert first.exit_code == 0 and not warnings_about(first, f"content/{NEWS}")
+    content = tmp_path / "content"
+    (content / STAGE).rename(content / STAGES / "etapa-01.yaml")
+    res = build(tmp_path)
+    assert res.exit_code == 0, res.output
+    assert [d[1:] for d in warnings_about(res, f"content/{NEWS}")] == [
+        (4, 8, 'stage: etapa desconhecida "etapa-1" na temporada 2026; a notícia é publicada sem esse link')]
+    assert 'sugestão: você quis dizer "etapa-01"?' in res.output
