@@ -86,9 +86,49 @@ class Loader:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
 
     def yaml(self, path: Path) -> Any:
+        if self.blocked(path):
+            return None   # (a link out of the content folder, reported by check_links: never read)
         from league.yamlio import load_yaml   # (PyYAML: imported when a file is first read, see league.marked)
         rel = self.rel(path)   # the bytes' digest only for a file with a cache key made before (task_key)
         return load_yaml(path, rel, self.diags, digests=self.read if rel in self.keyed else None)
+
+    # ------------------------------------------------------------------ links out of the content folder
+    def check_links(self) -> None:
+        """Every symbolic link under the content folder (files or folders, hidden folders not entered) whose
+        target resolves outside it is an error naming the link — never its target, never a byte of it: such a
+        file is not content (a link to an env file would put its first characters into a message, i.e. into
+        CI logs; a link to any file would publish it). Links that stay inside are fine."""
+        self.root_real = os.path.realpath(self.content)
+        self.has_links = False
+        stack = [str(self.content)]
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as entries:
+                    found = sorted(entries, key=lambda e: e.name)
+            except OSError:
+                continue   # (an unreadable folder is reported where it is read)
+            for entry in found:
+                if entry.is_symlink():
+                    self.has_links = True
+                    if not self.inside(os.path.realpath(entry.path)):
+                        self.diags.error(SourceMark(self.rel(Path(entry.path))), "link simbólico para fora da pasta "
+                                         "de conteúdo: não é lido nem publicado",
+                                         f"ponha aqui uma cópia do arquivo (ou da pasta) em vez do link, ou aponte o "
+                                         f"link para algo dentro de {self.prefix}/", code="link-outside")
+                elif entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
+                    stack.append(entry.path)
+
+    def inside(self, real: str) -> bool:
+        root = self.root_real
+        return real == root or real.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+    def blocked(self, path: Path) -> bool:
+        """Whether a path resolves outside the content folder (through a link: see check_links)."""
+        if not getattr(self, "has_links", True):
+            return False   # no link anywhere under content/: nothing can lead out
+        if not hasattr(self, "root_real"):
+            self.root_real = os.path.realpath(self.content)
+        return not self.inside(os.path.realpath(path))
 
     # ------------------------------------------------------------------ top level
     def load(self) -> League:
@@ -101,6 +141,7 @@ class Loader:
             self.diags.error(SourceMark(str(self.content)), "pasta de conteúdo não encontrada",
                              "rode o comando na raiz do projeto ou use --content PASTA", code="missing")
             raise LeagueError(self.diags.sorted())
+        self.check_links()
         skey = self.settings_key()
         hit = self.cache.get(skey) if skey is not None else None
         if hit is not None:   # league.yaml and every season.yaml as a previous load found them
@@ -154,6 +195,8 @@ class Loader:
         self.settings_files = []   # (a second call makes the same list, not a doubled one)
 
         def sha(path: Path) -> Optional[str]:
+            if self.blocked(path):
+                return None
             rel = self.rel(path)
             got = self.digests.get(rel) if self.digests is not None else None
             if got is None or got.startswith("?"):
@@ -268,6 +311,8 @@ class Loader:
                 if path.name.startswith("."):   # not read (files_in), only said: its name is enough
                     parts.append(self.rel(path))
                     continue
+                if self.blocked(path):
+                    return None
                 try:
                     if not path.is_file() or path.stat().st_size > MAX_BYTES:
                         return None
@@ -393,7 +438,7 @@ class Loader:
             out = []
             for name in ("clubs.yaml", "players.yaml"):
                 try:
-                    out.append((self.content / name).read_bytes())
+                    out.append(None if self.blocked(self.content / name) else (self.content / name).read_bytes())
                 except OSError:
                     out.append(None)
             self._registry_bytes = out
@@ -441,7 +486,11 @@ class Loader:
         if not root.is_dir():
             return
         tasks: list[_Task] = []
+        if self.blocked(root):
+            return
         for sdir in sorted(p for p in root.iterdir() if p.is_dir()):
+            if self.blocked(sdir):
+                continue   # (reported by check_links)
             if sdir.name.startswith("."):
                 self.diags.warning(SourceMark(self.rel(sdir)), f"pasta oculta ignorada: \"{sdir.name}\" começa com "
                                    "ponto e não é lida", f"para publicá-la, renomeie-a para \"{sdir.name.lstrip('.')}\"; "
@@ -495,7 +544,11 @@ class Loader:
         what, several, suffixes = self.KINDS[kind]
         out: list[Path] = []
         ids: dict[str, Path] = {}
+        if self.blocked(folder):
+            return out
         for f in sorted(folder.iterdir()):
+            if self.blocked(f):
+                continue   # a link out of the content folder: reported (check_links), never read
             if f.name.startswith("."):
                 if f.suffix in suffixes:
                     shown = f.name.lstrip(".#")

@@ -115,3 +115,76 @@ def test_news_link_checked_again_when_the_pages_come_from_the_cache(tmp_path):
     assert [d[1:] for d in warnings_about(res, f"content/{NEWS}")] == [
         (4, 8, 'stage: etapa desconhecida "etapa-1" na temporada 2026; a notícia é publicada sem esse link')]
     assert 'sugestão: você quis dizer "etapa-01"?' in res.output
+
+
+# ----------------------------------------------------------------------------------- links out of content/
+
+SECRET = b"SEGREDO_DO_CI=abc123-nao-pode-aparecer\n"
+
+
+def _link(content, rel: str, target) -> None:
+    path = content / rel
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    path.symlink_to(target)
+
+
+def test_link_to_an_env_file_never_puts_its_bytes_in_a_message(tmp_path):
+    # before: 'valor inválido: recebido "SEGREDO_DO_CI=abc123-nao-pode-a…" (texto)', i.e. into the CI log
+    (tmp_path / ".env").write_bytes(SECRET)
+    res = build(tmp_path, lambda c: _link(c, STAGE, tmp_path / ".env"))
+    assert res.exit_code == 1, res.output
+    assert res.diagnostics() == [
+        (f"content/{STAGE}", 0, 0, "link simbólico para fora da pasta de conteúdo: não é lido nem publicado")]
+    assert "SEGREDO" not in res.output and "abc123" not in res.output
+    assert str(tmp_path / ".env") not in res.output   # the link is named, not where it leads
+
+
+def test_link_out_is_never_published(tmp_path):
+    # before: a valid page outside content/ was published as if it were content
+    (tmp_path / "fora.md").write_text("---\ntitle: De fora\n---\nTexto de fora da pasta.\n", encoding="utf-8")
+    out = tmp_path / "site"
+    res = build(tmp_path, lambda c: _link(c, "pages/fora.md", "../../fora.md"), out=out)
+    assert res.exit_code == 1, res.output
+    assert [d[:1] + d[3:] for d in res.diagnostics()] == [
+        ("content/pages/fora.md", "link simbólico para fora da pasta de conteúdo: não é lido nem publicado")]
+    assert not (out / "fora").exists()
+
+
+def test_folder_linked_out_is_one_error_naming_the_folder(tmp_path):
+    def edit(c):
+        outside = tmp_path / "outras-etapas"
+        outside.mkdir()
+        for name in ("etapa-7.yaml", "etapa-8.yaml"):
+            (outside / name).write_bytes(SECRET)
+        _link(c, f"{STAGES}/mais", outside)          # a folder beside the stages
+        shutil.move(str(c / "news"), str(tmp_path / "news"))
+        _link(c, "news", tmp_path / "news")           # a whole folder of the content
+    res = build(tmp_path, edit)
+    assert res.exit_code == 1, res.output
+    assert [d[0] for d in res.diagnostics()] == ["content/news", f"content/{STAGES}/mais"]
+    assert "SEGREDO" not in res.output
+
+
+def test_links_inside_content_stay_fine(tmp_path):
+    def edit(c):
+        _link(c, "pages/quem-somos.md", "sobre.md")
+        (c / "comum").mkdir()
+        shutil.move(str(c / "news"), str(c / "comum" / "news"))
+        _link(c, "news", "comum/news")
+    out = tmp_path / "site"
+    res = build(tmp_path, edit, out=out)
+    assert res.exit_code == 0, res.output
+    assert (out / "quem-somos" / "index.html").is_file()
+    assert (out / "noticias" / "2026-03-16-etapa-1" / "index.html").is_file()
+
+
+def test_content_digests_do_not_read_through_a_link_out(tmp_path):
+    from league.incremental import file_digests
+    content = copy_base(tmp_path)
+    (tmp_path / "grande").write_bytes(SECRET)
+    _link(content, "pages/grande.md", tmp_path / "grande")
+    got = file_digests(content, "content", links_out=False)
+    assert got["content/pages/grande.md"] == "?link"
+    assert got["content/pages/sobre.md"] != "?link"
+    assert file_digests(content, "content")["content/pages/grande.md"] not in ("?link", "?")   # templates: followed

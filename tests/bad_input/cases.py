@@ -95,6 +95,19 @@ def symlink(rel: str, target: str) -> Edit:
     return edit
 
 
+def link_out(rel: str, data: bytes = b"SEGREDO_DO_CI=nao-pode-aparecer\n") -> Edit:
+    """rel becomes a (relative) link to a file outside the content folder, beside it: an env file, say."""
+    def edit(root: Path) -> None:
+        target = root.parent / "fora" / Path(rel).name
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(data)
+        path = root / rel
+        if path.is_symlink() or path.exists():
+            path.unlink()
+        os.symlink(os.path.relpath(target, path.parent), path)
+    return edit
+
+
 def fifo(rel: str) -> Edit:
     """A named pipe: reading it would block forever."""
     def edit(root: Path) -> None:
@@ -378,6 +391,19 @@ CASES: list[Case] = [
     Case("link-quebrado", symlink("seasons/2026/quatrilho/xanxere.yaml", "nao-existe.yaml"),
          [('content/seasons/2026/quatrilho/xanxere.yaml', 0, 0, 'não foi possível ler o arquivo: link simbólico quebrado (o destino não existe)')],
          hint='apague o link e ponha aqui o arquivo de verdade'),
+    # links whose target is outside content/: never read (no byte of them in a message), never published
+    Case("link-para-fora-no-lugar-da-etapa", link_out(STAGE),
+         [(c(STAGE), 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')],
+         hint='ponha aqui uma cópia do arquivo (ou da pasta) em vez do link, ou aponte o link para algo dentro de '
+              'content/'),
+    Case("link-para-fora-clubes", link_out(CLUBS, b"aptru: {name: APTRU de fora}\n"),
+         [(c(CLUBS), 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
+    Case("link-para-fora-league-yaml", link_out(LEAGUE, b"name: Fora\nshort_name: F\n"),
+         [(c(LEAGUE), 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
+    Case("link-para-fora-pagina", link_out("pages/segredo.md", b"---\ntitle: Segredo\n---\nchave=123\n"),
+         [('content/pages/segredo.md', 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
+    Case("link-para-fora-arquivo-qualquer", link_out(".env"),
+         [('content/.env', 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
     Case("fila-fifo", fifo("seasons/2026/quatrilho/xanxere.yaml"),
          [('content/seasons/2026/quatrilho/xanxere.yaml', 0, 0, 'não foi possível ler o arquivo: não é um arquivo comum (é um dispositivo, fila ou soquete)')],
          hint='ponha aqui um arquivo de texto'),
