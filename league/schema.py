@@ -32,6 +32,7 @@ MAX_TEAMS = 1000             # teams in a stage, groups in a phase
 MAX_PHASES = 100             # phases of a stage, knockout rounds of a phase
 MAX_MATCHES = 10_000         # matches of a group or round
 MAX_ORDER = 1_000_000        # a page's place in the menu
+MAX_CRITERIA = 20            # tiebreak criteria listed (6 exist; a repeated one is an error)
 MAX_SEED = 2 ** 63 - 1       # a draw's seed (league draw writes 1…999999)
 
 Date = Annotated[dt.date, Field(ge=DATE_MIN, le=DATE_MAX, json_schema_extra={
@@ -55,11 +56,11 @@ class TrucoSettings(Strict):
     boards: int = Field(5, ge=1, le=MAX_BOARDS, description="Jogos (duplas) por confronto de equipes (item 9.1). Número ímpar.")
     games_to_win: int = Field(2, ge=1, le=5, description="Partidas para vencer um jogo: 2 = melhor de três (item 10.3).")
     game_points: int = Field(12, ge=1, le=MAX_GAME_POINTS, description="Tentos (pontinhos) para vencer uma partida.")
-    walkover_games: list[str] = Field(["12-0", "12-0"], description="Placar das partidas de um jogo vencido por W.O.")
-    team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA),
+    walkover_games: list[str] = Field(["12-0", "12-0"], max_length=MAX_BOARDS, description="Placar das partidas de um jogo vencido por W.O.")
+    team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA), max_length=MAX_CRITERIA,
                                                 description="Critérios de desempate das equipes, em ordem (item 10.1).")
     pair_tiebreaks: list[TeamCriterion] = Field(
-        ["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"],
+        ["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"], max_length=MAX_CRITERIA,
         description="Critérios de desempate das duplas, em ordem (item 10.3 e 12.2).")
     ranking_points: list[Points] = Field([20, 16, 12, 8, 6, 4, 3, 2], max_length=MAX_PLACES,
                                          description="Pontos de ranking por colocação na etapa: 1º, 2º, … (item 12.1).")
@@ -71,7 +72,7 @@ class QuatrilhoSettings(Strict):
     max_rebuys_per_round: int = Field(1, ge=0, le=MAX_REBUYS, description="Reinscrições/talhas por jogador em cada rodada (Art. 19).")
     champions: int = Field(5, ge=1, le=MAX_PLACES, description="Quantos primeiros colocados são campeões (Art. 21).")
     state_qualifiers: int = Field(4, ge=0, le=MAX_PLACES, description="Classificados ao estadual por campeonato municipal (Art. 23).")
-    tiebreaks: list[QCriterion] = Field(list(QUATRILHO_CRITERIA), description="Critérios de desempate (Art. 21, 22).")
+    tiebreaks: list[QCriterion] = Field(list(QUATRILHO_CRITERIA), max_length=MAX_CRITERIA, description="Critérios de desempate (Art. 21, 22).")
 
 
 class MarkdownSettings(Strict):
@@ -93,9 +94,9 @@ class TrucoOverrides(Strict):
     boards: int | None = Field(None, ge=1, le=MAX_BOARDS)
     games_to_win: int | None = Field(None, ge=1, le=5)
     game_points: int | None = Field(None, ge=1, le=MAX_GAME_POINTS)
-    walkover_games: list[str] | None = None
-    team_tiebreaks: list[TeamCriterion] | None = None
-    pair_tiebreaks: list[TeamCriterion] | None = None
+    walkover_games: list[str] | None = Field(None, max_length=MAX_BOARDS)
+    team_tiebreaks: list[TeamCriterion] | None = Field(None, max_length=MAX_CRITERIA)
+    pair_tiebreaks: list[TeamCriterion] | None = Field(None, max_length=MAX_CRITERIA)
     ranking_points: list[Points] | None = Field(None, max_length=MAX_PLACES)
 
 
@@ -105,7 +106,7 @@ class QuatrilhoOverrides(Strict):
     max_rebuys_per_round: int | None = Field(None, ge=0, le=MAX_REBUYS)
     champions: int | None = Field(None, ge=1, le=MAX_PLACES)
     state_qualifiers: int | None = Field(None, ge=0, le=MAX_PLACES)
-    tiebreaks: list[QCriterion] | None = None
+    tiebreaks: list[QCriterion] | None = Field(None, max_length=MAX_CRITERIA)
 
 
 class SeasonFile(Strict):
@@ -176,14 +177,14 @@ class Team(Strict):
 
 
 class Draw(Strict):
-    teams: list[Slug] | None = Field(None, description="Equipes empatadas.")
-    pairs: list[PairIds] | None = Field(None, description="Duplas empatadas.")
-    order: list[Union[Slug, PairIds]] = Field(description="Ordem sorteada, do primeiro ao último.")
+    teams: list[Slug] | None = Field(None, max_length=MAX_TEAMS, description="Equipes empatadas.")
+    pairs: list[PairIds] | None = Field(None, max_length=MAX_NUMBER, description="Duplas empatadas.")
+    order: list[Union[Slug, PairIds]] = Field(max_length=MAX_NUMBER, description="Ordem sorteada, do primeiro ao último.")
     note: str | None = Field(None, description="Onde e como o sorteio foi feito.")
 
 
 class Classification(Strict):
-    order: list[Slug] = Field(description="Todas as equipes, da 1ª à última.")
+    order: list[Slug] = Field(max_length=MAX_TEAMS, description="Todas as equipes, da 1ª à última.")
     reason: str = Field(description="Motivo (item 3), ex.: ata da comissão.")
 
 
@@ -202,9 +203,9 @@ class StageFile(Strict):
         description="scheduled (agendada), in_progress (em andamento) ou final (encerrada).")
     teams: dict[Slug, Team] = Field({}, max_length=MAX_TEAMS, description="Equipes: id → elenco.")
     phases: list[Phase] = Field([], max_length=MAX_PHASES, description="Fases, em ordem.")
-    draws: list[Draw] = Field([], description="Sorteios registrados (item 10.1).")
+    draws: list[Draw] = Field([], max_length=MAX_TEAMS, description="Sorteios registrados (item 10.1).")
     classification: Classification | None = Field(None, description="Classificação definida pela comissão.")
-    disqualified: list[Disqualification] = Field([], description="Desclassificações.")
+    disqualified: list[Disqualification] = Field([], max_length=MAX_NUMBER, description="Desclassificações.")
     note: str | None = Field(None, description="Observação.")
 
 
@@ -256,18 +257,18 @@ class QRound(Strict):
     seed: int | None = Field(None, ge=-MAX_SEED - 1, le=MAX_SEED, description="Semente do sorteio (league draw … --seed N), para repeti-lo.")
     rebuys: dict[RegNumber, Annotated[int, Field(ge=0, le=MAX_REBUYS)]] = Field(
         {}, description="Reinscrições ou talhas nesta rodada: número do jogador → quantidade (Art. 15, 19).")
-    penalties: list[QPenalty] = Field([], description="Penalidades em fichas (Art. 12, 13).")
+    penalties: list[QPenalty] = Field([], max_length=MAX_NUMBER, description="Penalidades em fichas (Art. 12, 13).")
     commission_paid: dict[RegNumber, Chips] = Field(
         {}, description="Por mesa: fichas que a comissão pagou pela dívida de um jogador quebrado (Art. 19).")
-    adjustments: list[QAdjustment] = Field([], description="Diferenças conhecidas na soma de uma mesa.")
-    disqualified: list[QDisqualification] = Field([], description="Desclassificados nesta rodada (Art. 15, 16).")
-    absent: list[RegNumber] = Field([], description="Inscritos que não jogaram esta rodada (contam 0).")
+    adjustments: list[QAdjustment] = Field([], max_length=MAX_NUMBER, description="Diferenças conhecidas na soma de uma mesa.")
+    disqualified: list[QDisqualification] = Field([], max_length=MAX_NUMBER, description="Desclassificados nesta rodada (Art. 15, 16).")
+    absent: list[RegNumber] = Field([], max_length=MAX_NUMBER, description="Inscritos que não jogaram esta rodada (contam 0).")
     note: str | None = Field(None, description="Observação.")
 
 
 class QDraw(Strict):
-    players: list[RegNumber] = Field(min_length=2, description="Números de inscrição dos jogadores empatados.")
-    order: list[RegNumber] = Field(description="Ordem decidida, do primeiro ao último.")
+    players: list[RegNumber] = Field(min_length=2, max_length=MAX_NUMBER, description="Números de inscrição dos jogadores empatados.")
+    order: list[RegNumber] = Field(max_length=MAX_NUMBER, description="Ordem decidida, do primeiro ao último.")
     note: str | None = Field(None, description="Como foi decidido, ex.: Sorteio pela comissão (Art. 3).")
 
 
@@ -283,5 +284,5 @@ class ChampionshipFile(Strict):
     players: dict[RegNumber, Union[Slug, QRegistration]] = Field(
         description="Inscritos: número de inscrição → id do jogador, ou {player, from_round} (Art. 5, 6).")
     rounds: list[QRound] = Field([], max_length=MAX_ROUNDS, description="Rodadas, em ordem (Art. 10).")
-    draws: list[QDraw] = Field([], description="Sorteios ou decisões da comissão para empates (Art. 3, 22).")
+    draws: list[QDraw] = Field([], max_length=MAX_NUMBER, description="Sorteios ou decisões da comissão para empates (Art. 3, 22).")
     note: str | None = Field(None, description="Observação.")

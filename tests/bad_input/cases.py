@@ -344,6 +344,9 @@ CASES: list[Case] = [
     Case("reinscricoes-um-bilhao", sub(CHAMP, "8: 50}\n", "8: 50}\n    rebuys: {8: 1000000000}\n"),
          [(c(CHAMP), 20, 17, 'valor fora do limite em rounds[1].rebuys.8: recebido 1000000000 (número); '
            'esperado um número inteiro de 0 a 100')]),
+    Case("ausentes-demais", sub(CHAMP, "8: 50}\n", "8: 50}\n    absent: [" + "8, " * 10_000 + "8]\n"),
+         [(c(CHAMP), 20, 13, 'quantidade inválida em rounds[1].absent: 10001 item(ns); esperado no máximo 10000')],
+         hint='o máximo, 10000, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui'),
     Case("rodadas-demais", sub(CHAMP, "rounds:\n", "rounds:\n" + "  - {tables: {}}\n" * 101),
          [(c(CHAMP), 17, 3, 'quantidade inválida em rounds: 103 item(ns); esperado no máximo 100')],
          hint='o máximo, 100, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui'),
