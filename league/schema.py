@@ -53,26 +53,33 @@ class Strict(BaseModel):
 
 
 class TrucoSettings(Strict):
-    boards: int = Field(5, ge=1, le=MAX_BOARDS, description="Jogos (duplas) por confronto de equipes (item 9.1). Número ímpar.")
+    boards: int = Field(5, ge=1, le=MAX_BOARDS,
+                        description="Jogos (duplas) por confronto de equipes (item 9.1). Número ímpar.")
     games_to_win: int = Field(2, ge=1, le=5, description="Partidas para vencer um jogo: 2 = melhor de três (item 10.3).")
     game_points: int = Field(12, ge=1, le=MAX_GAME_POINTS, description="Tentos (pontinhos) para vencer uma partida.")
-    walkover_games: list[str] = Field(["12-0", "12-0"], max_length=MAX_BOARDS, description="Placar das partidas de um jogo vencido por W.O.")
+    walkover_games: list[str] = Field(["12-0", "12-0"], max_length=MAX_BOARDS,
+                                      description="Placar das partidas de um jogo vencido por W.O.")
     team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA), max_length=MAX_CRITERIA,
                                                 description="Critérios de desempate das equipes, em ordem (item 10.1).")
     pair_tiebreaks: list[TeamCriterion] = Field(
         ["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"], max_length=MAX_CRITERIA,
         description="Critérios de desempate das duplas, em ordem (item 10.3 e 12.2).")
     ranking_points: list[Points] = Field([20, 16, 12, 8, 6, 4, 3, 2], max_length=MAX_PLACES,
-                                         description="Pontos de ranking por colocação na etapa: 1º, 2º, … (item 12.1).")
+                                         description="Pontos de ranking por colocação na etapa: 1º, 2º, … "
+                                                     "(item 12.1).")
 
 
 class QuatrilhoSettings(Strict):
-    stake: int = Field(100, ge=1, le=MAX_STAKE, description="Fichas recebidas na inscrição e em cada reinscrição (Art. 8).")
+    stake: int = Field(100, ge=1, le=MAX_STAKE,
+                       description="Fichas recebidas na inscrição e em cada reinscrição (Art. 8).")
     max_players: int = Field(20, ge=4, le=MAX_NUMBER, description="Limite de inscritos por campeonato (Art. 2).")
-    max_rebuys_per_round: int = Field(1, ge=0, le=MAX_REBUYS, description="Reinscrições/talhas por jogador em cada rodada (Art. 19).")
+    max_rebuys_per_round: int = Field(1, ge=0, le=MAX_REBUYS,
+                                      description="Reinscrições/talhas por jogador em cada rodada (Art. 19).")
     champions: int = Field(5, ge=1, le=MAX_PLACES, description="Quantos primeiros colocados são campeões (Art. 21).")
-    state_qualifiers: int = Field(4, ge=0, le=MAX_PLACES, description="Classificados ao estadual por campeonato municipal (Art. 23).")
-    tiebreaks: list[QCriterion] = Field(list(QUATRILHO_CRITERIA), max_length=MAX_CRITERIA, description="Critérios de desempate (Art. 21, 22).")
+    state_qualifiers: int = Field(4, ge=0, le=MAX_PLACES,
+                                  description="Classificados ao estadual por campeonato municipal (Art. 23).")
+    tiebreaks: list[QCriterion] = Field(list(QUATRILHO_CRITERIA), max_length=MAX_CRITERIA,
+                                        description="Critérios de desempate (Art. 21, 22).")
 
 
 class MarkdownSettings(Strict):
@@ -158,7 +165,8 @@ class Group(Strict):
 
 class Round(Strict):
     round: str = Field(description="Nome da rodada, ex.: Semifinal.")
-    for_place: int | None = Field(None, ge=1, le=MAX_PLACES, description="Disputa de colocação: vencedor fica em P, perdedor em P+1.")
+    for_place: int | None = Field(None, ge=1, le=MAX_PLACES,
+                                  description="Disputa de colocação: vencedor fica em P, perdedor em P+1.")
     places: list[Annotated[int, Field(ge=1, le=MAX_PLACES)]] | None = Field(None, min_length=2, max_length=2,
                                                              description="Chave de classificação [primeiro, último].")
     matches: list[Match] = Field([], max_length=MAX_MATCHES, description="Confrontos da rodada.")
@@ -166,7 +174,8 @@ class Round(Strict):
 
 class Phase(Strict):
     name: str = Field(description="Nome da fase.")
-    groups: dict[str, Group] | None = Field(None, max_length=MAX_TEAMS, description="Grupos: nome → equipes e confrontos.")
+    groups: dict[str, Group] | None = Field(None, max_length=MAX_TEAMS,
+                                            description="Grupos: nome → equipes e confrontos.")
     knockout: list[Round] | None = Field(None, max_length=MAX_PHASES, description="Rodadas eliminatórias, em ordem.")
 
 
@@ -179,7 +188,8 @@ class Team(Strict):
 class Draw(Strict):
     teams: list[Slug] | None = Field(None, max_length=MAX_TEAMS, description="Equipes empatadas.")
     pairs: list[PairIds] | None = Field(None, max_length=MAX_NUMBER, description="Duplas empatadas.")
-    order: list[Union[Slug, PairIds]] = Field(max_length=MAX_NUMBER, description="Ordem sorteada, do primeiro ao último.")
+    order: list[Union[Slug, PairIds]] = Field(max_length=MAX_NUMBER,
+                                              description="Ordem sorteada, do primeiro ao último.")
     note: str | None = Field(None, description="Onde e como o sorteio foi feito.")
 
 
@@ -230,18 +240,21 @@ Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
 
 class QRegistration(Strict):
     player: Slug = Field(description="Jogador (id de players.yaml).")
-    from_round: int = Field(1, ge=1, le=MAX_ROUNDS, description="Rodada em que começa a jogar: 2 para inscrição atrasada (Art. 5).")
+    from_round: int = Field(1, ge=1, le=MAX_ROUNDS,
+                            description="Rodada em que começa a jogar: 2 para inscrição atrasada (Art. 5).")
 
 
 class QPenalty(Strict):
     player: RegNumber = Field(description="Número de inscrição do jogador penalizado.")
-    chips: int = Field(200, ge=1, le=MAX_CHIPS, description="Fichas descontadas, não repassadas a ninguém (Art. 12, 13: 200).")
+    chips: int = Field(200, ge=1, le=MAX_CHIPS,
+                       description="Fichas descontadas, não repassadas a ninguém (Art. 12, 13: 200).")
     reason: str = Field(description="Motivo, ex.: Atraso no reinício (Art. 12).")
 
 
 class QAdjustment(Strict):
     table: RegNumber = Field(description="Número da mesa.")
-    chips: int = Field(ge=-MAX_CHIPS, le=MAX_CHIPS, description="Diferença conhecida: soma contada menos soma esperada (ex.: 5 ou -5).")
+    chips: int = Field(ge=-MAX_CHIPS, le=MAX_CHIPS,
+                       description="Diferença conhecida: soma contada menos soma esperada (ex.: 5 ou -5).")
     reason: str = Field(description="Explicação, ex.: Ficha perdida, conferido pelo fiscal.")
 
 
@@ -254,20 +267,25 @@ class QRound(Strict):
     tables: dict[RegNumber, dict[Union[RegNumber, JokerSeat], Chips | None] | None] = Field(
         description="Mesas: número da mesa → {número do jogador: fichas contadas}. Coringas como C1, C2…; "
                     "null = mesa sorteada e ainda não contada.")
-    seed: int | None = Field(None, ge=-MAX_SEED - 1, le=MAX_SEED, description="Semente do sorteio (league draw … --seed N), para repeti-lo.")
+    seed: int | None = Field(None, ge=-MAX_SEED - 1, le=MAX_SEED,
+                             description="Semente do sorteio (league draw … --seed N), para repeti-lo.")
     rebuys: dict[RegNumber, Annotated[int, Field(ge=0, le=MAX_REBUYS)]] = Field(
         {}, description="Reinscrições ou talhas nesta rodada: número do jogador → quantidade (Art. 15, 19).")
     penalties: list[QPenalty] = Field([], max_length=MAX_NUMBER, description="Penalidades em fichas (Art. 12, 13).")
     commission_paid: dict[RegNumber, Chips] = Field(
         {}, description="Por mesa: fichas que a comissão pagou pela dívida de um jogador quebrado (Art. 19).")
-    adjustments: list[QAdjustment] = Field([], max_length=MAX_NUMBER, description="Diferenças conhecidas na soma de uma mesa.")
-    disqualified: list[QDisqualification] = Field([], max_length=MAX_NUMBER, description="Desclassificados nesta rodada (Art. 15, 16).")
-    absent: list[RegNumber] = Field([], max_length=MAX_NUMBER, description="Inscritos que não jogaram esta rodada (contam 0).")
+    adjustments: list[QAdjustment] = Field([], max_length=MAX_NUMBER,
+                                           description="Diferenças conhecidas na soma de uma mesa.")
+    disqualified: list[QDisqualification] = Field([], max_length=MAX_NUMBER,
+                                                  description="Desclassificados nesta rodada (Art. 15, 16).")
+    absent: list[RegNumber] = Field([], max_length=MAX_NUMBER,
+                                    description="Inscritos que não jogaram esta rodada (contam 0).")
     note: str | None = Field(None, description="Observação.")
 
 
 class QDraw(Strict):
-    players: list[RegNumber] = Field(min_length=2, max_length=MAX_NUMBER, description="Números de inscrição dos jogadores empatados.")
+    players: list[RegNumber] = Field(min_length=2, max_length=MAX_NUMBER,
+                                     description="Números de inscrição dos jogadores empatados.")
     order: list[RegNumber] = Field(max_length=MAX_NUMBER, description="Ordem decidida, do primeiro ao último.")
     note: str | None = Field(None, description="Como foi decidido, ex.: Sorteio pela comissão (Art. 3).")
 
@@ -278,11 +296,14 @@ class ChampionshipFile(Strict):
     date: Date = Field(description="Data (AAAA-MM-DD).")
     status: Literal["scheduled", "in_progress", "final"] = Field(
         description="scheduled (agendado), in_progress (em andamento) ou final (encerrado).")
-    fee: float = Field(ge=0, le=MAX_FEE, allow_inf_nan=False, description="Valor em R$ de cada inscrição e reinscrição (Art. 7), ex.: 50.00.")
-    prizes: dict[Annotated[int, Field(ge=1, le=MAX_PLACES)], Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)]] = Field(
+    fee: float = Field(ge=0, le=MAX_FEE, allow_inf_nan=False,
+                       description="Valor em R$ de cada inscrição e reinscrição (Art. 7), ex.: 50.00.")
+    prizes: dict[Annotated[int, Field(ge=1, le=MAX_PLACES)],
+                 Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)]] = Field(
         {}, description="Prêmio em % do valor das inscrições por colocação: {1: 25, 2: 15, …} (Art. 23).")
     players: dict[RegNumber, Union[Slug, QRegistration]] = Field(
         description="Inscritos: número de inscrição → id do jogador, ou {player, from_round} (Art. 5, 6).")
     rounds: list[QRound] = Field([], max_length=MAX_ROUNDS, description="Rodadas, em ordem (Art. 10).")
-    draws: list[QDraw] = Field([], max_length=MAX_NUMBER, description="Sorteios ou decisões da comissão para empates (Art. 3, 22).")
+    draws: list[QDraw] = Field([], max_length=MAX_NUMBER,
+                               description="Sorteios ou decisões da comissão para empates (Art. 3, 22).")
     note: str | None = Field(None, description="Observação.")
