@@ -518,7 +518,7 @@ def _inputs(content: Path, templates: Path | None) -> tuple[dict, dict]:
     from league.incremental import file_digests
     from league.paths import default_templates
     content = Path(content)
-    return (file_digests(content, content.name or "content"),
+    return (file_digests(content, content.name or "content", links_out=False),
             file_digests(Path(templates) if templates else default_templates(), ""))
 
 

@@ -35,10 +35,14 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def file_digests(root: Path, prefix: str) -> dict[str, str]:
-    """`prefix/relative/path` → sha256 of the bytes, for every file under root (sorted walk)."""
+def file_digests(root: Path, prefix: str, links_out: bool = True) -> dict[str, str]:
+    """`prefix/relative/path` → sha256 of the bytes, for every file under root (sorted walk). With links_out
+    False, a file reached by a link that leads out of root is not read ("?link": the content's loader refuses
+    it, league.loader.Loader.check_links; it may be anything, of any size)."""
     out: dict[str, str] = {}
     root = Path(root)
+    real = os.path.realpath(root)
+    real_prefix = real if real.endswith(os.sep) else real + os.sep
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
@@ -46,7 +50,9 @@ def file_digests(root: Path, prefix: str) -> dict[str, str]:
             p = os.path.join(dirpath, name)
             try:
                 st = os.stat(p)
-                if not stat.S_ISREG(st.st_mode):   # a FIFO or device would block or never end: the loader
+                if not links_out and os.path.islink(p) and not os.path.realpath(p).startswith(real_prefix):
+                    d = "?link"                     # not content, never read (see Loader.check_links)
+                elif not stat.S_ISREG(st.st_mode):   # a FIFO or device would block or never end: the loader
                     d = f"?{st.st_mode}"            # reports it; here it only has to be told apart
                 else:
                     with open(p, "rb") as fh:

@@ -86,9 +86,49 @@ class Loader:
         return f"{self.prefix}/{path.relative_to(self.content).as_posix()}"
 
     def yaml(self, path: Path) -> Any:
+        if self.blocked(path):
+            return None   # (a link out of the content folder, reported by check_links: never read)
         from league.yamlio import load_yaml   # (PyYAML: imported when a file is first read, see league.marked)
         rel = self.rel(path)   # the bytes' digest only for a file with a cache key made before (task_key)
         return load_yaml(path, rel, self.diags, digests=self.read if rel in self.keyed else None)
+
+    # ------------------------------------------------------------------ links out of the content folder
+    def check_links(self) -> None:
+        """Every symbolic link under the content folder (files or folders, hidden folders not entered) whose
+        target resolves outside it is an error naming the link — never its target, never a byte of it: such a
+        file is not content (a link to an env file would put its first characters into a message, i.e. into
+        CI logs; a link to any file would publish it). Links that stay inside are fine."""
+        self.root_real = os.path.realpath(self.content)
+        self.has_links = False
+        stack = [str(self.content)]
+        while stack:
+            try:
+                with os.scandir(stack.pop()) as entries:
+                    found = sorted(entries, key=lambda e: e.name)
+            except OSError:
+                continue   # (an unreadable folder is reported where it is read)
+            for entry in found:
+                if entry.is_symlink():
+                    self.has_links = True
+                    if not self.inside(os.path.realpath(entry.path)):
+                        self.diags.error(SourceMark(self.rel(Path(entry.path))), "link simbólico para fora da pasta "
+                                         "de conteúdo: não é lido nem publicado",
+                                         f"ponha aqui uma cópia do arquivo (ou da pasta) em vez do link, ou aponte o "
+                                         f"link para algo dentro de {self.prefix}/", code="link-outside")
+                elif entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
+                    stack.append(entry.path)
+
+    def inside(self, real: str) -> bool:
+        root = self.root_real
+        return real == root or real.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+    def blocked(self, path: Path) -> bool:
+        """Whether a path resolves outside the content folder (through a link: see check_links)."""
+        if not getattr(self, "has_links", True):
+            return False   # no link anywhere under content/: nothing can lead out
+        if not hasattr(self, "root_real"):
+            self.root_real = os.path.realpath(self.content)
+        return not self.inside(os.path.realpath(path))
 
     # ------------------------------------------------------------------ top level
     def load(self) -> League:
@@ -101,6 +141,7 @@ class Loader:
             self.diags.error(SourceMark(str(self.content)), "pasta de conteúdo não encontrada",
                              "rode o comando na raiz do projeto ou use --content PASTA", code="missing")
             raise LeagueError(self.diags.sorted())
+        self.check_links()
         skey = self.settings_key()
         hit = self.cache.get(skey) if skey is not None else None
         if hit is not None:   # league.yaml and every season.yaml as a previous load found them
@@ -154,6 +195,8 @@ class Loader:
         self.settings_files = []   # (a second call makes the same list, not a doubled one)
 
         def sha(path: Path) -> Optional[str]:
+            if self.blocked(path):
+                return None
             rel = self.rel(path)
             got = self.digests.get(rel) if self.digests is not None else None
             if got is None or got.startswith("?"):
@@ -197,6 +240,7 @@ class Loader:
                 league.pages.extend(pages)
                 league.news.extend(news)
                 self.diags.extend(diags)
+                self.check_news_links(league)
                 return
         from league.pages import load_pages  # markdown pages and news
         before = len(self.diags.items)
@@ -204,6 +248,42 @@ class Loader:
         new = self.diags.items[before:]
         if key is not None and not any(d.level == "error" for d in new):
             self.deferred.append((key, (list(league.pages), list(league.news), list(new))))
+        self.check_news_links(league)
+
+    def check_news_links(self, league: League) -> None:
+        """A news post's season:, stage: or championship: that names none the content has is a warning at its
+        line, with the closest ids: the post is published, but no stage page lists it. Checked on every load
+        (not cached with the pages: a stage renamed or removed changes it). Not when the content has errors: a
+        stage that did not load is not unknown."""
+        if any(d.level == "error" for d in self.diags.items):
+            return
+        seasons = {s.year: s for s in league.seasons}
+        for post in league.news:
+            where = [seasons[post.season]] if post.season in seasons else list(seasons.values())
+            refs = (("season", "temporada", post.season, seasons, "seasons/<ano>/"),
+                    ("stage", "etapa", post.stage, [st.id for s in where for st in s.stages],
+                     "o nome do arquivo em seasons/<ano>/truco/, sem .yaml"),
+                    ("championship", "campeonato", post.championship, [c.id for s in where for c in s.championships],
+                     "o nome do arquivo em seasons/<ano>/quatrilho/, sem .yaml"))
+            for key, what, value, known, name in refs:
+                if value is None or value in known:
+                    continue
+                scope = f" na temporada {post.season}" if key != "season" and post.season in seasons else ""
+                word = "desconhecida" if what in ("temporada", "etapa") else "desconhecido"
+                self.diags.warning(self.front_matter_mark(post.path, key), f"{key}: {what} {word} \"{value}\"{scope}; "
+                                   "a notícia é publicada sem esse link",
+                                   did_you_mean(str(value), known) or f"use o id de {'uma' if word[-1] == 'a' else 'um'} "
+                                   f"{what} existente: {name}", code="unknown-id")
+
+    def front_matter_mark(self, rel: str, key: str) -> SourceMark:
+        """Where a key of a Markdown file's front matter is written (the file read again: only for a warning)."""
+        from league.pages import split_front_matter
+        from league.yamlio import parse_yaml, read_text
+        quiet = Diagnostics()
+        text = read_text(self.content / rel.split("/", 1)[1], rel, quiet)
+        front = split_front_matter(text)[0] if text is not None else None
+        raw = parse_yaml(front, rel, quiet, line_offset=1) if front is not None else None
+        return raw.vmark(key) if isinstance(raw, MDict) and key in raw else SourceMark(rel, 1, 1)
 
     def pages_key(self, league: League) -> Optional[str]:
         """Cache key of the pages and news: the name and bytes of every .md file, locale and allow_html, the
@@ -228,6 +308,11 @@ class Loader:
             if not root.is_dir():
                 continue
             for path in sorted(root.glob("*.md")):
+                if path.name.startswith("."):   # not read (files_in), only said: its name is enough
+                    parts.append(self.rel(path))
+                    continue
+                if self.blocked(path):
+                    return None
                 try:
                     if not path.is_file() or path.stat().st_size > MAX_BYTES:
                         return None
@@ -353,7 +438,7 @@ class Loader:
             out = []
             for name in ("clubs.yaml", "players.yaml"):
                 try:
-                    out.append((self.content / name).read_bytes())
+                    out.append(None if self.blocked(self.content / name) else (self.content / name).read_bytes())
                 except OSError:
                     out.append(None)
             self._registry_bytes = out
@@ -401,7 +486,16 @@ class Loader:
         if not root.is_dir():
             return
         tasks: list[_Task] = []
+        if self.blocked(root):
+            return
         for sdir in sorted(p for p in root.iterdir() if p.is_dir()):
+            if self.blocked(sdir):
+                continue   # (reported by check_links)
+            if sdir.name.startswith("."):
+                self.diags.warning(SourceMark(self.rel(sdir)), f"pasta oculta ignorada: \"{sdir.name}\" começa com "
+                                   "ponto e não é lida", f"para publicá-la, renomeie-a para \"{sdir.name.lstrip('.')}\"; "
+                                   "senão, apague-a", code="hidden")
+                continue
             if not YEAR.match(sdir.name):
                 self.diags.error(SourceMark(self.rel(sdir)), f"pasta de temporada \"{sdir.name}\" inválida",
                                  "use o ano com 4 dígitos, ex.: seasons/2026")
@@ -416,19 +510,10 @@ class Loader:
                 title, truco, quat, path, sdiags = got
                 self.diags.extend(sdiags)
             season = Season(year=year, title=title, truco=truco, quatrilho=quat, path=path)
-            tdir = sdir / "truco"
-            if tdir.is_dir():
-                for f in sorted(tdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
-                        # not only regular files: a folder or a broken link named .yaml is reported, not skipped
-                        tasks.append(_Task(season, "stage", f, len(self.diags.items)))
-                    elif f.is_file() and not f.name.startswith("."):
-                        self.diags.warning(SourceMark(self.rel(f)), "arquivo ignorado: só arquivos .yaml são lidos aqui")
-            qdir = sdir / "quatrilho"
-            if qdir.is_dir():
-                for f in sorted(qdir.iterdir()):
-                    if f.suffix in (".yaml", ".yml") and not f.name.startswith("."):
-                        tasks.append(_Task(season, "championship", f, len(self.diags.items)))
+            for kind, folder in (("stage", sdir / "truco"), ("championship", sdir / "quatrilho")):
+                if folder.is_dir():
+                    # not only regular files: a folder or a broken link named .yaml is reported, not skipped
+                    tasks += [_Task(season, kind, f, len(self.diags.items)) for f in self.files_in(folder, kind)]
             league.seasons.append(season)
         done = self.run_tasks(league, tasks)
         # diagnostics and files in the order of a one-by-one load: each task's diagnostics where it would have run
@@ -444,6 +529,47 @@ class Loader:
         for season in league.seasons:
             season.stages.sort(key=lambda s: (s.date, s.id))
             season.championships.sort(key=lambda c: (c.date, c.id))
+
+    # each kind of file as messages name it (one, several) and the suffixes read
+    KINDS = {"stage": ("a etapa", "etapas", (".yaml", ".yml")),
+             "championship": ("o campeonato", "campeonatos", (".yaml", ".yml")),
+             "page": ("a página", "páginas", (".md",)), "news": ("a notícia", "notícias", (".md",))}
+
+    def files_in(self, folder: Path, kind: str) -> list[Path]:
+        """The files of one kind in its folder, sorted by name. A hidden one (".etapa-1.yaml") is not read
+        but said (a warning); so is a file of another type beside stages or championships. Two files that
+        claim one id (etapa-1.yaml and etapa-1.yml: the id is the name without the suffix) are an error
+        naming both; the first is read, the other not (it would take the first one's page and ranking
+        column)."""
+        what, several, suffixes = self.KINDS[kind]
+        out: list[Path] = []
+        ids: dict[str, Path] = {}
+        if self.blocked(folder):
+            return out
+        for f in sorted(folder.iterdir()):
+            if self.blocked(f):
+                continue   # a link out of the content folder: reported (check_links), never read
+            if f.name.startswith("."):
+                if f.suffix in suffixes:
+                    shown = f.name.lstrip(".#")
+                    self.diags.warning(SourceMark(self.rel(f)), f"arquivo oculto ignorado: \"{f.name}\" começa com "
+                                       "ponto e não é lido", f"para publicá-lo, renomeie-o para \"{shown}\"; senão, "
+                                       "apague-o", code="hidden")
+                continue
+            if f.suffix not in suffixes:
+                if kind in ("stage", "championship") and f.is_file():
+                    self.diags.warning(SourceMark(self.rel(f)), "arquivo ignorado: só arquivos .yaml são lidos aqui")
+                continue
+            first = ids.get(f.stem)
+            if first is not None:
+                self.diags.error(SourceMark(self.rel(f)), f"{what} \"{f.stem}\" está em dois arquivos: "
+                                 f"{self.rel(first)} e {self.rel(f)} (o id é o nome do arquivo, sem a extensão)",
+                                 f"apague um dos dois, ou renomeie um deles se são {several} diferentes",
+                                 code="duplicate-id")
+                continue
+            ids[f.stem] = f
+            out.append(f)
+        return out
 
     def season_settings(self, league: League, sdir: Path) -> tuple:
         """A season folder's season.yaml, read and validated: (title, Truco settings, Quatrilho settings, path)."""

@@ -65,7 +65,7 @@ def load_pages(loader, league) -> None:
         root = loader.content / folder
         if not root.is_dir():
             continue
-        for path in sorted(root.glob("*.md")):
+        for path in loader.files_in(root, "news" if is_news else "page"):
             rel = loader.rel(path)
             text = read_text(path, rel, loader.diags)
             if text is None:
@@ -90,6 +90,12 @@ def load_pages(loader, league) -> None:
                         date = dt.date.fromisoformat(m.group(1))
                     except ValueError:
                         loader.diags.error(SourceMark(rel), f"data inexistente no nome do arquivo \"{m.group(1)}\"")
+                        continue
+                    if not S.DATE_MIN <= date <= S.DATE_MAX:
+                        loader.diags.error(SourceMark(rel), f"data fora do limite no nome do arquivo: recebido "
+                                           f"{m.group(1)}; esperado uma data de {S.DATE_MIN} a {S.DATE_MAX}",
+                                           "confira o ano e renomeie o arquivo, ex.: news/2026-03-16-etapa-1.md",
+                                           code="range")
                         continue
                 if date is None:
                     loader.diags.error(SourceMark(rel, 1, 1), "notícia sem data",

@@ -101,6 +101,10 @@ def _key_names(core: Optional[dict]) -> Optional[dict]:
         return None
     if core["type"] == "int":
         positive = (core.get("ge") is not None and core["ge"] >= 1) or (core.get("gt") is not None and core["gt"] >= 0)
+        top = core.get("le")
+        if positive and top is not None and top >= 10 and str(top) == "1" + "0" * (len(str(top)) - 1):
+            # 1 … 10ⁿ (league.schema's bounds on numbers used as keys: registrations, tables, places)
+            return {"pattern": rf"^([1-9][0-9]{{0,{len(str(top)) - 2}}}|{top})$"}
         return {"pattern": r"^[1-9][0-9]*$" if positive else r"^(0|-?[1-9][0-9]*)$"}
     if core["type"] == "str" and core.get("pattern"):
         return {"pattern": core["pattern"]}

@@ -20,6 +20,10 @@ def describe(value: Any) -> str:
         return "vazio"
     if isinstance(value, bool):
         return f"{'true' if value else 'false'} (sim/não)"
+    if isinstance(value, float) and value != value:
+        return ".nan (não é um número)"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return f"{'-' if value < 0 else ''}.inf (infinito)"
     if isinstance(value, (int, float)):
         return f"{value} (número)"
     if isinstance(value, dt.date):
@@ -115,9 +119,42 @@ def validate(model: type[BaseModel], raw: Any, rel: str, diags: Diagnostics, wha
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        for err in exc.errors(include_url=False):
+        for err in _one_per_union(exc.errors(include_url=False)):
             _report(model, raw, err, rel, root_mark, diags)
         return None
+
+
+def _branch(elem: Any) -> bool:
+    """Whether a loc element names a branch of a union of scalars (pydantic's tag: int, constrained-float…)."""
+    return isinstance(elem, str) and (elem in ("int", "float", "str", "bool") or
+                                      elem.startswith(("constrained-", "list[", "dict[")))
+
+
+def _one_per_union(errors: list[dict]) -> list[dict]:
+    """pydantic reports a value that fits no branch of a union once per branch (ranking_points' int | float:
+    "-5" twice, once per type). One message per value: the branch whose type matched and whose limit did
+    not (-5 is an int, below 0), or, when no type matched, one error that lists them all."""
+    groups: dict = {}
+    for i, err in enumerate(errors):
+        loc = tuple(err["loc"])
+        if loc and _branch(loc[-1]):
+            groups.setdefault(loc[:-1], []).append(i)
+    drop: set = set()
+    merged: dict = {}
+    for loc, members in groups.items():
+        if len(members) < 2:
+            continue
+        typed = [i for i in members if errors[i]["type"] not in _TYPE_WORDS]
+        if typed:
+            drop.update(i for i in members if i != typed[0])
+            errors[typed[0]] = {**errors[typed[0]], "branches": [errors[i]["loc"][-1] for i in members]}
+            continue
+        words = list(dict.fromkeys(_TYPE_WORDS[errors[i]["type"]] for i in members))
+        if "um número" in words and "um número inteiro" in words:
+            words.remove("um número inteiro")
+        merged[members[0]] = {**errors[members[0]], "loc": loc, "type": "union_types", "ctx": {"words": words}}
+        drop.update(members[1:])
+    return [merged.get(i, err) for i, err in enumerate(errors) if i not in drop]
 
 
 def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagnostics) -> None:
@@ -139,6 +176,10 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
         cut = loc.index("[key]")
         parent, key, mark, node = _walk(raw, loc[:cut], root_mark)
         kmark = parent.kmark(key) if isinstance(parent, MDict) else mark
+        if etype in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):   # a number as key
+            _range_error(model, loc, etype, err.get("ctx", {}), loc[cut - 1], _path_words(loc[:cut - 1], raw), kmark,
+                         diags)
+            return
         diags.error(kmark, f"id inválido: recebido {describe(loc[cut - 1])}; esperado letras minúsculas sem acento, "
                     f"números e hífens", f"use \"{slugify(str(loc[cut - 1]))}\"", code="slug")
         return
@@ -162,9 +203,16 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
         return
     if is_reported_invalid(value):
         return  # already reported (impossible date)
-    if etype in _TYPE_WORDS:
-        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {_TYPE_WORDS[etype]}",
-                    code="type")
+    if etype in _TYPE_WORDS or etype == "union_types":
+        words = " ou ".join(err["ctx"]["words"]) if etype == "union_types" else _TYPE_WORDS[etype]
+        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {words}",
+                    _number_text_hint(value) if "um número" in words else None, code="type")
+        return
+    if etype == "finite_number":
+        lo, hi, _ = _bounds_at(model, loc)
+        need = f"um número de {_num(lo)} a {_num(hi)}" if lo is not None and hi is not None else "um número finito"
+        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {need}",
+                    "escreva o valor em algarismos, ex.: 50.00 (.nan e .inf não são números)", code="range")
         return
     if etype == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
@@ -183,19 +231,131 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
         got = len(value) if hasattr(value, "__len__") else "?"
         exact = _exact_length(model, loc)
         need = f"exatamente {exact}" if exact else (f"pelo menos {n}" if etype == "too_short" else f"no máximo {n}")
-        diags.error(mark, f"quantidade inválida{where}: {got} item(ns); esperado {need}", code="length")
+        hint = None if exact or etype == "too_short" else \
+            f"o máximo, {n}, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui"
+        diags.error(mark, f"quantidade inválida{where}: {got} item(ns); esperado {need}", hint, code="length")
         return
     if etype in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        ctx = err.get("ctx", {})
-        bound = next(iter(ctx.values()), "")
-        word = {"greater_than_equal": "≥", "less_than_equal": "≤", "greater_than": ">", "less_than": "<"}[etype]
-        diags.error(mark, f"valor fora do limite{where}: recebido {describe(value)}; esperado {word} {bound}",
-                    code="range")
+        number = any("float" in b for b in err.get("branches", ()))   # int | float: "um número"
+        _range_error(model, loc, etype, err.get("ctx", {}), value, where, mark, diags, number)
         return
     if etype == "union_tag_invalid":
         diags.error(mark, f"valor inválido{where}: recebido {describe(value)}", code="type")
         return
     diags.error(mark, f"valor inválido{where}: {err.get('msg')} (recebido {describe(value)})", code="type")
+
+
+def _range_error(model, loc: tuple, etype: str, ctx: dict, value: Any, where: str, mark: SourceMark,
+                 diags: Diagnostics, number: bool = False) -> None:
+    """A number or date beyond its bounds (league.schema: non-negative where the rule needs it, and every
+    value bounded far above real use): both bounds said, and what to do."""
+    lo, hi, tp = _bounds_at(model, loc)
+    bound = next(iter(ctx.values()), None)
+    low = etype in ("greater_than_equal", "greater_than")
+    if isinstance(value, dt.date):
+        if lo is not None and hi is not None:
+            need = f"uma data de {lo.isoformat()} a {hi.isoformat()}"
+        else:
+            need = f"uma data {'a partir de' if low else 'até'} {bound}"
+        diags.error(mark, f"data fora do limite{where}: recebido {value.isoformat()}; esperado {need}",
+                    "confira o ano; escreva a data como AAAA-MM-DD, ex.: 2026-03-14", code="range")
+        return
+    kind = "um número inteiro" if tp is int and not number else "um número"
+    if lo is not None and hi is not None:
+        need = f"{kind} de {_num(lo)} a {_num(hi)}"
+    else:
+        word = {"greater_than_equal": "≥", "less_than_equal": "≤", "greater_than": ">", "less_than": "<"}[etype]
+        need = f"{kind} {word} {_num(bound)}"
+    if low:
+        hint = "escreva o valor sem o sinal de menos" if bound == 0 and isinstance(value, (int, float)) and value < 0 \
+            else f"use um valor a partir de {_num(bound)}" if etype == "greater_than_equal" else None
+    elif (lo, hi) == (1900, 2100):   # a season's year
+        hint = "confira o ano, ex.: 2026"
+    else:
+        hint = (f"o máximo, {_num(bound)}, fica muito acima do que uma federação usa: confira se o valor foi "
+                "digitado certo (um zero a mais?)")
+    diags.error(mark, f"valor fora do limite{where}: recebido {describe(value)}; esperado {need}", hint,
+                code="range")
+
+
+def _num(x: Any) -> str:
+    """A bound as an editor writes it: 1000000, not 1000000.0."""
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
+_NUMBER_TEXT = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)[eE][-+]?\d+\s*$")
+_COMMA_DECIMAL = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
+
+
+def _number_text_hint(value: Any) -> str | None:
+    """What to do when a number was written in a way YAML reads as text."""
+    if not isinstance(value, str):
+        return None
+    if _NUMBER_TEXT.match(value):
+        return "escreva o número por extenso, sem expoente (ex.: 1000, não 1e3)"
+    if _COMMA_DECIMAL.match(value):
+        return f"use ponto como separador decimal: {value.strip().replace(',', '.')}"
+    return None
+
+
+def _constraints(tp) -> tuple[Any, list]:
+    """The type without Annotated layers and Optional, and the constraints (Ge, Le…) of those layers."""
+    meta: list = []
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            args = typing.get_args(tp)
+            for a in args[1:]:
+                meta += list(getattr(a, "metadata", None) or [a])
+            tp = args[0]
+            continue
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) == 1:
+                tp = args[0]
+                continue
+        return tp, meta
+
+
+def _bounds_at(model, loc: tuple) -> tuple[Any, Any, Any]:
+    """(lower bound, upper bound, type) of the value at loc, from the model's annotations (None: not found;
+    only inclusive bounds, ge and le). A mapping's key is at (…, key, "[key]"), as pydantic reports it."""
+    tp: Any = model
+    meta: list = []
+    for i, elem in enumerate(loc):
+        if elem == "[key]":
+            continue
+        tp, meta = _constraints(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(elem) if isinstance(elem, str) else None
+            if field is not None:
+                tp, meta = field.annotation, list(field.metadata)
+            continue
+        origin = typing.get_origin(tp)
+        if origin in (typing.Union, types.UnionType):   # elem: the branch's tag (int, constrained-float, map…)
+            for arg in typing.get_args(tp):
+                inner, marks = _constraints(arg)
+                name = getattr(inner, "__name__", "")
+                if elem in (name, f"constrained-{name}") or any(getattr(m, "tag", None) == elem for m in marks):
+                    tp = arg
+                    break
+            meta = []
+        elif origin is dict:
+            tp = typing.get_args(tp)[0 if loc[i + 1:i + 2] == ("[key]",) else 1]
+            meta = []
+        elif origin is list:
+            tp = typing.get_args(tp)[0]
+            meta = []
+    tp, more = _constraints(tp)
+    lo = hi = None
+    for c in meta + more:
+        if getattr(c, "ge", None) is not None:
+            lo = c.ge
+        if getattr(c, "le", None) is not None:
+            hi = c.le
+    return lo, hi, tp
 
 
 _PLACEHOLDER = re.compile(r"^<[\w-]+>$")
@@ -228,7 +388,7 @@ def _path_words(loc: tuple, raw: Any = None) -> str:
             continue
         if isinstance(e, int):
             text += f"[{e + 1}]"
-        elif e in ("text", "map", "int", "list[str]", "[key]") or \
+        elif e in ("text", "map", "int", "float", "str", "bool", "list[str]", "[key]") or \
                 str(e).startswith(("list[", "function-", "constrained")):
             continue
         else:

@@ -305,6 +305,17 @@ def test_championship_example_validates():
      "teams: 'Equipe A' does not match"),
     ("stage", "name: E\ndate: 2026-03-14\nstatus: final\nteams: {aa: {pairs: [[a-1, a-2, a-3]]}}\n",
      "teams/aa/pairs/0: ['a-1', 'a-2', 'a-3'] is too long"),
+    # the bounds of league.schema (dates 1900..2100, every number non-negative where the rule needs it and
+    # bounded far above real use) are in the schema too: the editor flags them as the loader does
+    ("stage", "name: E\ndate: 9999-12-31\nstatus: final\n", "date: '9999-12-31' does not match"),
+    ("league", "name: FT\nshort_name: FT\ntruco: {boards: 1000000000}\n",
+     "truco/boards: 1000000000 is greater than the maximum of 99"),
+    ("league", "name: FT\nshort_name: FT\ntruco: {ranking_points: [20, -5]}\n", "truco/ranking_points/1: -5 is not valid"),
+    ("season", "quatrilho: {max_players: 1000000}\n", "quatrilho: {'max_players': 1000000} is not valid"),
+    ("championship", "name: C\ndate: 2026-05-10\nstatus: final\nfee: -5\nplayers: {1: ana}\n",
+     "fee: -5 is less than the minimum of 0"),
+    ("championship", "name: C\ndate: 2026-05-10\nstatus: final\nfee: 5\nplayers: {1000000: ana}\n",
+     "players: '1000000' does not match"),
 ])
 def test_schemas_reject_what_the_loader_rejects(kind, text, expected):
     errs = errors(kind, text)

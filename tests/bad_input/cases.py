@@ -95,10 +95,29 @@ def symlink(rel: str, target: str) -> Edit:
     return edit
 
 
+def link_out(rel: str, data: bytes = b"SEGREDO_DO_CI=nao-pode-aparecer\n") -> Edit:
+    """rel becomes a (relative) link to a file outside the content folder, beside it: an env file, say."""
+    def edit(root: Path) -> None:
+        target = root.parent / "fora" / Path(rel).name
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(data)
+        path = root / rel
+        if path.is_symlink() or path.exists():
+            path.unlink()
+        os.symlink(os.path.relpath(target, path.parent), path)
+    return edit
+
+
 def fifo(rel: str) -> Edit:
     """A named pipe: reading it would block forever."""
     def edit(root: Path) -> None:
         os.mkfifo(root / rel)
+    return edit
+
+
+def copy(rel: str, new_rel: str) -> Edit:
+    def edit(root: Path) -> None:
+        (root / new_rel).write_bytes((root / rel).read_bytes())
     return edit
 
 
@@ -189,6 +208,17 @@ CASES: list[Case] = [
     Case("id-com-acento", append(CLUBS, "são-josé: {name: São José}\n"),
          [(c(CLUBS), 5, 1, 'id de clube inválido: recebido "são-josé" (texto); esperado letras minúsculas sem acento, números e hífens')],
          hint='use "sao-jose"'),
+    # two files, one id: the second would take the first one's page and add a column to the season's ranking
+    Case("etapa-yaml-e-yml", copy(STAGE, "seasons/2026/truco/etapa-1.yml"),
+         [("content/seasons/2026/truco/etapa-1.yml", 0, 0, 'a etapa "etapa-1" está em dois arquivos: '
+           'content/seasons/2026/truco/etapa-1.yaml e content/seasons/2026/truco/etapa-1.yml (o id é o nome do '
+           'arquivo, sem a extensão)')],
+         hint='apague um dos dois, ou renomeie um deles se são etapas diferentes'),
+    Case("campeonato-yaml-e-yml", copy(CHAMP, "seasons/2026/quatrilho/chapeco.yml"),
+         [("content/seasons/2026/quatrilho/chapeco.yml", 0, 0, 'o campeonato "chapeco" está em dois arquivos: '
+           'content/seasons/2026/quatrilho/chapeco.yaml e content/seasons/2026/quatrilho/chapeco.yml (o id é o '
+           'nome do arquivo, sem a extensão)')],
+         hint='apague um dos dois, ou renomeie um deles se são campeonatos diferentes'),
     # ------------------------------------------------------------------ Truco scores and matches
     Case("placar-12-12", sub(STAGE, '"12-3 12-5"', '"12-12 12-5"'),
          [(c(STAGE), 45, 17, 'jogo 2 (aptru × serapio): partida "12-12" impossível: empate não existe; o vencedor tem exatamente 12 tentos e o perdedor de 0 a 11')]),
@@ -237,6 +267,89 @@ CASES: list[Case] = [
          hint='use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14'),
     Case("data-inexistente-no-nome-da-noticia", rename(NEWS, "2026-02-30-etapa-1.md"),
          [('content/news/2026-02-30-etapa-1.md', 0, 0, 'data inexistente no nome do arquivo "2026-02-30"')]),
+    # dates beyond 1900..2100 (league.schema.DATE_MIN/MAX): 9999-12-31 overflowed the calendar feed's end date
+    Case("data-ano-9999", sub(STAGE, "date: 2026-03-14", "date: 9999-12-31"),
+         [(c(STAGE), 2, 7, 'data fora do limite em date: recebido 9999-12-31; esperado uma data de 1900-01-01 a 2100-12-31')],
+         hint='confira o ano; escreva a data como AAAA-MM-DD, ex.: 2026-03-14'),
+    Case("data-ano-1-no-campeonato", sub(CHAMP, "date: 2026-05-10", "date: 0001-01-01"),
+         [(c(CHAMP), 3, 7, 'data fora do limite em date: recebido 0001-01-01; esperado uma data de 1900-01-01 a 2100-12-31')]),
+    Case("data-ano-2101-na-noticia", sub(NEWS, 'season: "2026"', 'date: 2101-01-01\nseason: "2026"'),
+         [(c(NEWS), 3, 7, 'data fora do limite em date: recebido 2101-01-01; esperado uma data de 1900-01-01 a 2100-12-31')]),
+    Case("data-ano-9999-no-nome-da-noticia", rename(NEWS, "9999-12-31-etapa-1.md"),
+         [('content/news/9999-12-31-etapa-1.md', 0, 0, 'data fora do limite no nome do arquivo: recebido 9999-12-31; '
+           'esperado uma data de 1900-01-01 a 2100-12-31')],
+         hint='confira o ano e renomeie o arquivo, ex.: news/2026-03-16-etapa-1.md'),
+    # ------------------------------------------------------------------ numbers: finite, non-negative, bounded
+    Case("taxa-nan", sub(CHAMP, "fee: 50.00", "fee: .nan"),
+         [(c(CHAMP), 5, 6, 'valor inválido em fee: recebido .nan (não é um número); esperado um número de 0 a 1000000')],
+         hint='escreva o valor em algarismos, ex.: 50.00 (.nan e .inf não são números)'),
+    Case("taxa-infinita", sub(CHAMP, "fee: 50.00", "fee: .inf"),
+         [(c(CHAMP), 5, 6, 'valor inválido em fee: recebido .inf (infinito); esperado um número de 0 a 1000000')]),
+    Case("taxa-1e308", sub(CHAMP, "fee: 50.00", "fee: 1e308"),
+         [(c(CHAMP), 5, 6, 'valor inválido em fee: recebido "1e308" (texto); esperado um número')],
+         hint='escreva o número por extenso, sem expoente (ex.: 1000, não 1e3)'),
+    Case("taxa-1.0e+308", sub(CHAMP, "fee: 50.00", "fee: 1.0e+308"),
+         [(c(CHAMP), 5, 6, 'valor fora do limite em fee: recebido 1e+308 (número); esperado um número de 0 a 1000000')],
+         hint='o máximo, 1000000, fica muito acima do que uma federação usa: confira se o valor foi digitado certo '
+              '(um zero a mais?)'),
+    Case("taxa-negativa", sub(CHAMP, "fee: 50.00", "fee: -5"),
+         [(c(CHAMP), 5, 6, 'valor fora do limite em fee: recebido -5 (número); esperado um número de 0 a 1000000')],
+         hint='escreva o valor sem o sinal de menos'),
+    Case("pontos-de-ranking-nan", append(LEAGUE, "truco: {ranking_points: [20, .nan]}\n"),
+         [(c(LEAGUE), 4, 30, 'valor inválido em truco.ranking_points[2]: recebido .nan (não é um número); '
+           'esperado um número de 0 a 100000')]),
+    Case("pontos-de-ranking-infinitos", append(LEAGUE, "truco: {ranking_points: [.inf, 16]}\n"),
+         [(c(LEAGUE), 4, 26, 'valor inválido em truco.ranking_points[1]: recebido .inf (infinito); '
+           'esperado um número de 0 a 100000')]),
+    Case("pontos-de-ranking-1e308", append(LEAGUE, "truco: {ranking_points: [1.0e+308, 16]}\n"),
+         [(c(LEAGUE), 4, 26, 'valor fora do limite em truco.ranking_points[1]: recebido 1e+308 (número); '
+           'esperado um número de 0 a 100000')]),
+    Case("pontos-de-ranking-negativos", append(LEAGUE, "truco: {ranking_points: [20, -5]}\n"),
+         [(c(LEAGUE), 4, 30, 'valor fora do limite em truco.ranking_points[2]: recebido -5 (número); '
+           'esperado um número de 0 a 100000')],
+         hint='escreva o valor sem o sinal de menos'),
+    Case("premio-nan", sub(CHAMP, "prizes: {1: 40,", "prizes: {1: .nan,"),
+         [(c(CHAMP), 6, 13, 'prêmio do 1º lugar inválido: recebido .nan (não é um número); esperado uma porcentagem '
+           'maior que 0 e até 100 (Art. 23)')]),
+    Case("jogos-por-confronto-um-bilhao", append(LEAGUE, "truco: {boards: 1000000000}\n"),
+         [(c(LEAGUE), 4, 17, 'valor fora do limite em truco.boards: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 99')],
+         hint='o máximo, 99, fica muito acima do que uma federação usa: confira se o valor foi digitado certo '
+              '(um zero a mais?)'),
+    Case("fichas-da-inscricao-negativas", append(LEAGUE, "quatrilho: {stake: -100}\n"),
+         [(c(LEAGUE), 4, 20, 'valor fora do limite em quatrilho.stake: recebido -100 (número); '
+           'esperado um número inteiro de 1 a 1000000')],
+         hint='use um valor a partir de 1'),
+    Case("limite-de-inscritos-enorme", append(LEAGUE, "quatrilho: {max_players: 1000000000}\n"),
+         [(c(LEAGUE), 4, 26, 'valor fora do limite em quatrilho.max_players: recebido 1000000000 (número); '
+           'esperado um número inteiro de 4 a 10000')]),
+    Case("colocacao-um-bilhao", sub(STAGE, "for_place: 3", "for_place: 1000000000"),
+         [(c(STAGE), 67, 20, 'valor fora do limite em phases[2].knockout[2].for_place: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 1000')]),
+    Case("dupla-numero-um-milhao", sub(STAGE, '- "12-3 12-5"', '- {home: 1000000, away: 2, score: "12-3 12-5"}'),
+         [(c(STAGE), 45, 24, 'valor fora do limite em phases[1].groups.Grupo A.matches[1].boards[2].home: recebido '
+           '1000000 (número); esperado um número inteiro de 1 a 99')]),
+    Case("premio-colocacao-um-bilhao", sub(CHAMP, "3: 15}", "1000000000: 15}"),
+         [(c(CHAMP), 6, 24, 'valor fora do limite em prizes: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 1000')]),
+    Case("inscricao-numero-um-bilhao", sub(CHAMP, "  8: q8\n", "  1000000000: q8\n"),
+         [(c(CHAMP), 15, 3, 'valor fora do limite em players: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 10000')]),
+    Case("mesa-numero-um-bilhao", sub(CHAMP, "      2: {5: 95,", "      1000000000: {5: 95,"),
+         [(c(CHAMP), 19, 7, 'valor fora do limite em rounds[1].tables: recebido 1000000000 (número); '
+           'esperado um número inteiro de 1 a 10000')]),
+    Case("fichas-um-quatrilhao", sub(CHAMP, "8: 50}", "8: 1000000000000000}"),
+         [(c(CHAMP), 19, 37, 'valor fora do limite em rounds[1].tables.2.8: recebido 1000000000000000 (número); '
+           'esperado um número inteiro de 0 a 1000000000')]),
+    Case("reinscricoes-um-bilhao", sub(CHAMP, "8: 50}\n", "8: 50}\n    rebuys: {8: 1000000000}\n"),
+         [(c(CHAMP), 20, 17, 'valor fora do limite em rounds[1].rebuys.8: recebido 1000000000 (número); '
+           'esperado um número inteiro de 0 a 100')]),
+    Case("ausentes-demais", sub(CHAMP, "8: 50}\n", "8: 50}\n    absent: [" + "8, " * 10_000 + "8]\n"),
+         [(c(CHAMP), 20, 13, 'quantidade inválida em rounds[1].absent: 10001 item(ns); esperado no máximo 10000')],
+         hint='o máximo, 10000, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui'),
+    Case("rodadas-demais", sub(CHAMP, "rounds:\n", "rounds:\n" + "  - {tables: {}}\n" * 101),
+         [(c(CHAMP), 17, 3, 'quantidade inválida em rounds: 103 item(ns); esperado no máximo 100')],
+         hint='o máximo, 100, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui'),
     # ------------------------------------------------------------------ bytes and files
     Case("nao-utf8", put(PLAYERS, "serapio-1a: {name: Jogador São, club: serapio}\n".encode("latin-1")),
          [(c(PLAYERS), 1, 29, 'o arquivo não está em UTF-8: byte 0xe3 inválido')],
@@ -281,6 +394,19 @@ CASES: list[Case] = [
     Case("link-quebrado", symlink("seasons/2026/quatrilho/xanxere.yaml", "nao-existe.yaml"),
          [('content/seasons/2026/quatrilho/xanxere.yaml', 0, 0, 'não foi possível ler o arquivo: link simbólico quebrado (o destino não existe)')],
          hint='apague o link e ponha aqui o arquivo de verdade'),
+    # links whose target is outside content/: never read (no byte of them in a message), never published
+    Case("link-para-fora-no-lugar-da-etapa", link_out(STAGE),
+         [(c(STAGE), 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')],
+         hint='ponha aqui uma cópia do arquivo (ou da pasta) em vez do link, ou aponte o link para algo dentro de '
+              'content/'),
+    Case("link-para-fora-clubes", link_out(CLUBS, b"aptru: {name: APTRU de fora}\n"),
+         [(c(CLUBS), 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
+    Case("link-para-fora-league-yaml", link_out(LEAGUE, b"name: Fora\nshort_name: F\n"),
+         [(c(LEAGUE), 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
+    Case("link-para-fora-pagina", link_out("pages/segredo.md", b"---\ntitle: Segredo\n---\nchave=123\n"),
+         [('content/pages/segredo.md', 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
+    Case("link-para-fora-arquivo-qualquer", link_out(".env"),
+         [('content/.env', 0, 0, 'link simbólico para fora da pasta de conteúdo: não é lido nem publicado')]),
     Case("fila-fifo", fifo("seasons/2026/quatrilho/xanxere.yaml"),
          [('content/seasons/2026/quatrilho/xanxere.yaml', 0, 0, 'não foi possível ler o arquivo: não é um arquivo comum (é um dispositivo, fila ou soquete)')],
          hint='ponha aqui um arquivo de texto'),
