@@ -49,15 +49,19 @@ def python_version() -> str:
 
 # ---------------------------------------------------------------- netlify.toml
 
+# the locked versions, hash-checked, then league without dependencies (tests/test_lock.py: the lock installs)
+NETLIFY_INSTALL = "pip install --require-hashes -r requirements/site.txt && pip install --no-deps ."
+
+
 def test_netlify_builds_the_site_and_publishes_site_dir(netlify):
-    assert netlify["build"]["command"] == "pip install . && league build"
+    assert netlify["build"]["command"] == f"{NETLIFY_INSTALL} && league build"
     assert netlify["build"]["publish"] == "site"
     assert netlify["build"]["environment"]["PYTHON_VERSION"] == python_version()
 
 
 def test_netlify_deploy_previews_are_drafts(netlify):
     for context in ("deploy-preview", "branch-deploy"):
-        assert netlify["context"][context]["command"] == "pip install . && league build --draft"
+        assert netlify["context"][context]["command"] == f"{NETLIFY_INSTALL} && league build --draft"
     assert "production" not in netlify.get("context", {})  # production uses [build]
 
 
