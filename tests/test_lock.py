@@ -184,14 +184,15 @@ def test_make_netlify_and_the_workflow_install_the_locks():
 
 def test_pyproject_bounds_what_the_code_relies_on(project):
     """Below the next major release of the packages whose behaviour the site's bytes depend on; pagefind
-    from a release PyPI has (1.2.0 is its oldest; there was never a 1.1 there)."""
+    from 1.3.0, the first release league runs with (1.2.0, PyPI's oldest, has no --silent; 1.1 was never on
+    PyPI)."""
     reqs = {canonicalize_name(r.name): r for r in roots(project)}
     for name, bound in {"jinja2": "4", "pyyaml": "7", "pydantic": "3", "pagefind": "2", "markdown": "4",
                         "click": "9", "babel": "3", "orjson": "4"}.items():
         assert not reqs[name].specifier.contains(bound, prereleases=True), f"{name}: no upper bound <{bound}"
         assert f"<{bound}" in str(reqs[name].specifier), name
     assert reqs["pagefind"].extras == {"bin"}
-    assert not reqs["pagefind"].specifier.contains("1.1.9") and reqs["pagefind"].specifier.contains("1.2.0")
+    assert not reqs["pagefind"].specifier.contains("1.2.0") and reqs["pagefind"].specifier.contains("1.3.0")
 
 
 # ---------------------------------------------------------------- they install (PyPI)
