@@ -49,15 +49,19 @@ def python_version() -> str:
 
 # ---------------------------------------------------------------- netlify.toml
 
+# the locked versions, hash-checked, then league without dependencies (tests/test_lock.py: the lock installs)
+NETLIFY_INSTALL = "pip install --require-hashes -r requirements/site.txt && pip install --no-deps ."
+
+
 def test_netlify_builds_the_site_and_publishes_site_dir(netlify):
-    assert netlify["build"]["command"] == "pip install . && league build"
+    assert netlify["build"]["command"] == f"{NETLIFY_INSTALL} && league build"
     assert netlify["build"]["publish"] == "site"
     assert netlify["build"]["environment"]["PYTHON_VERSION"] == python_version()
 
 
 def test_netlify_deploy_previews_are_drafts(netlify):
     for context in ("deploy-preview", "branch-deploy"):
-        assert netlify["context"][context]["command"] == "pip install . && league build --draft"
+        assert netlify["context"][context]["command"] == f"{NETLIFY_INSTALL} && league build --draft"
     assert "production" not in netlify.get("context", {})  # production uses [build]
 
 
@@ -189,9 +193,10 @@ def test_netlify_keeps_the_build_cache_between_builds(netlify, tmp_path):
 
 # ---------------------------------------------------------------- .github/workflows/check.yml
 
-def steps(workflow: dict) -> list[dict]:
-    (job,) = workflow["jobs"].values()
-    return job["steps"]
+def steps(workflow: dict, job: str = "content") -> list[dict]:
+    """The steps of a job: `content` checks the content and summarises the changes (tests/test_workflow.py
+    has the comment job and the tests job)."""
+    return workflow["jobs"][job]["steps"]
 
 
 def test_workflow_runs_on_pull_requests(workflow):
@@ -207,12 +212,14 @@ def test_workflow_checks_content_and_runs_tests(workflow, netlify):
     assert any(u.startswith("actions/checkout@") for u in uses)
     setup = next(st for st in s if st.get("uses", "").startswith("actions/setup-python@"))
     assert str(setup["with"]["python-version"]) == netlify["build"]["environment"]["PYTHON_VERSION"]
-    install = runs.index("pip install -e '.[test]'")
+    install = runs.index(NETLIFY_INSTALL)   # installed as Netlify installs it
     check = runs.index("league check --format github")
-    tests = runs.index("python -m pytest")
-    assert uses.index(setup["uses"]) < install < check < tests
-    assert s[tests].get("if") == "${{ !cancelled() }}"  # tests run even when the content check fails
+    assert uses.index(setup["uses"]) < install < check
     assert "continue-on-error" not in s[check]
+    # the tests: a job of their own, which does not wait for the content check (it runs even when that fails)
+    tests = workflow["jobs"]["tests"]
+    assert "needs" not in tests and "if" not in tests
+    assert any("bash .ci/run" in st.get("run", "") for st in tests["steps"])
 
 
 def test_workflow_keeps_the_league_cache_between_runs(workflow, monkeypatch):
@@ -234,7 +241,9 @@ def test_workflow_summarises_the_ranking_changes_for_the_reviewer(workflow):
     s = steps(workflow)
     diff = next(st for st in s if "league diff" in st.get("run", ""))
     assert diff["if"] == "github.event_name == 'pull_request'"
-    assert diff["run"] == 'league diff "origin/$BASE_REF" --format markdown >> "$GITHUB_STEP_SUMMARY"'
+    script = diff["run"].splitlines()
+    assert script[0] == 'league diff "origin/$BASE_REF" --format markdown > "$RUNNER_TEMP/diff.md"'
+    assert 'cat "$RUNNER_TEMP/diff.md" >> "$GITHUB_STEP_SUMMARY"' in script
     assert diff["env"]["BASE_REF"] == "${{ github.base_ref }}"  # through env, never pasted into the script
     checkout = next(st for st in s if st.get("uses", "").startswith("actions/checkout@"))
     assert checkout["with"]["fetch-depth"] == 0  # the base branch must be there for league diff
