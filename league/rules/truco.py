@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from league.models import Board, Match, TrucoConfig
+if TYPE_CHECKING:   # the models call these rules (Match.balances): types only, no import circle
+    from league.models import Board, Match, TrucoConfig
 
 _GAME = re.compile(r"^(\d{1,3})-(\d{1,3})$")
 
