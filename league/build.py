@@ -271,7 +271,6 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     from concurrent.futures import ThreadPoolExecutor
     from league.provenance import git_dates
     incremental = cache_dir is not False
-    bytecode_dir = _cache_dir(content, cache_dir) if incremental else None
     prepared: dict = {}
 
     def meanwhile(league) -> None:   # while the files load in other processes: the templates compiled
@@ -279,22 +278,15 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         from league.render import prepare_env
         try:
             with using(league.locale):
-                prepared[league.locale] = prepare_env(templates, league.locale, bytecode_dir)
+                prepared[league.locale] = prepare_env(templates, league.locale)
         except Exception:  # noqa: BLE001 - a broken template is reported where it always is, by plan_site
             prepared.clear()
 
-    def busy(league) -> bool:   # whether meanwhile compiles (a first build, new templates) or only reads back
-        from league.render import templates_compiled
-        return not templates_compiled(templates, league.locale, bytecode_dir)
-
-    def share(league) -> None:   # in a load worker done with its files: the templates from the last one
-        from league.i18n import using
-        from league.render import compile_from_end
-        with using(league.locale):
-            compile_from_end(templates, league.locale, bytecode_dir)
+    def busy(league) -> bool:   # meanwhile compiles the templates: every build does (none is kept in the cache)
+        return True
     with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
         dates = pool.submit(git_dates, Path(content))
-        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy, meanwhile_share=share,
+        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy,
                        progress=progress, digests=inputs[0] if inputs else None)
         dates = dates.result()
     results = report.results
@@ -326,7 +318,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
                     plan = plan_site(results, templates, draft=draft,
                                      keys_for=(content, flags, signatures, inputs, previous) if incremental else None,
-                                     bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
+                                     dates=dates, env=prepared.get(results.league.locale))
                 record: dict = {"pages": {}}
                 K = plan.keys
                 api_jobs = [(path, None, make, None, K.later(*key) if K else None) for path, make, key in api]
@@ -418,7 +410,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         report.seconds = time.perf_counter() - started
         if cache_dir is not False:
             _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
-            _prune_cache(content, cache_dir, templates, results.league.locale)
+            _prune_cache(content, cache_dir)
         if KEEP_ALIVE is not None:   # a process that exits right after: what the build made is not torn down
             KEEP_ALIVE.append((plan, previous, record, signatures, meta, writer, prepared))
         return report
@@ -597,15 +589,11 @@ def _forget_build(content, out, cache_dir) -> None:
     cache.put(_record_key(out), None)
 
 
-def _prune_cache(content, cache_dir, templates, locale) -> int:
+def _prune_cache(content, cache_dir) -> int:
     """After a build (which read or wrote every entry it needs): what no build has used for a day goes
-    (league.cache.Cache.prune), except this build's compiled templates."""
-    from league.paths import default_templates
-    from league.render import _bytecode_folder
+    (league.cache.Cache.prune)."""
     try:   # housekeeping: never the reason a build that wrote its site fails
-        folder = _bytecode_folder(Path(templates) if templates else default_templates(), locale,
-                                  _cache_dir(content, cache_dir))
-        return _cache(content, cache_dir).prune(keep=(folder,))
+        return _cache(content, cache_dir).prune()
     except Exception:  # noqa: BLE001
         return 0
 

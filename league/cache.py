@@ -149,20 +149,18 @@ class Cache:
         except OSError:
             pass
 
-    def prune(self, keep: tuple = (), now: Optional[float] = None) -> int:
+    def prune(self, now: Optional[float] = None) -> int:
         """Delete what no build has read or written for UNUSED_FOR seconds (an edited file's old entries,
         a previous league's, a record of an out/ folder not built since, a write cut short), so that the
         cache stays the size of what is built from it: `league serve` makes new entries at every save.
-        Jinja2's compiled templates (jinja-* folders: one per league version, locale and templates
-        folder) go whole when not written for as long, except the folders in `keep` (this build's: Jinja2
-        reads its files without touching them). Returns how many entries and folders were deleted; a
-        file another build deletes or writes meanwhile is left to it."""
+        Jinja2's compiled templates (jinja-* folders), which earlier leagues kept there and Jinja2 ran,
+        go at once, whatever their age. Returns how many entries and folders were deleted; a file another
+        build deletes or writes meanwhile is left to it."""
         if self.dir is None:
             return 0
         import shutil
         import time
         cutoff = (time.time() if now is None else now) - UNUSED_FOR
-        kept = {os.path.abspath(k) for k in keep}
         removed = 0
         try:
             top = list(os.scandir(self.dir))
@@ -181,8 +179,7 @@ class Cache:
                                 removed += 1
                             except OSError:
                                 pass
-                elif (d.name.startswith("jinja-") and os.path.abspath(d.path) not in kept
-                      and d.stat(follow_symlinks=False).st_mtime < cutoff):
+                elif d.name.startswith("jinja-"):
                     shutil.rmtree(d.path, ignore_errors=True)
                     removed += 1
             except OSError:
