@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from league.codec import Keys, Opt, RelPath
 from league.errors import Diagnostic, LeagueError, SourceMark
+from league.incremental import KEY_STATE
 
 if TYPE_CHECKING:   # imported where used: a no-op build stops before it needs the loader (~0.1 s of imports)
     from league.compute import Results
@@ -54,9 +56,10 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
         for w in cache.warnings:
             loader.diags.warning(SourceMark(str(cache.dir or "cache")), w, code="cache")
     diags = loader.diags.sorted()
-    if loader.diags.errors or (strict and diags):
-        if strict:
-            diags = [Diagnostic(d.mark, d.message, d.hint, "error", d.code) for d in diags]
+    if loader.diags.errors or (strict and any(d.code != "cache" for d in diags)):
+        if strict:   # (a cache entry found corrupted and made again is not a problem of the content)
+            diags = [Diagnostic(d.mark, d.message, d.hint, "error" if d.code != "cache" else d.level, d.code)
+                     for d in diags]
         raise LeagueError(diags)
     return BuildReport(results, diags)
 
@@ -95,6 +98,9 @@ def _is_hash(path: str, stub, kept) -> bool:
 
 
 SEARCH_CACHE = "search-index"
+
+# the last search index in the cache: (the stubs' digest, {path under out/: bytes}), league.codec.fits
+SEARCH_ENTRY = (str, {RelPath: bytes})
 
 
 def _stub_code() -> str:
@@ -148,8 +154,8 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, strea
         if cache is not None:   # the cached index is this one still: used (kept by Cache.prune)
             cache.touch(_search_cache_key())
         return None
-    last = cache.get(_search_cache_key()) if cache is not None else None
-    if isinstance(last, tuple) and len(last) == 2 and last[0] == digest:
+    last = cache.get(_search_cache_key(), SEARCH_ENTRY) if cache is not None else None
+    if last is not None and last[0] == digest:
         for rel, data in sorted(last[1].items()):
             writer.put(rel, data)
         writer.put(SEARCH_DIGEST, digest)
@@ -262,6 +268,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
            cache_dir: Path | None | bool, search: bool, progress, skip_unchanged: bool) -> BuildReport:
     import time
     started = time.perf_counter()
+    del _CACHE_WARNINGS[:]
     inputs = _inputs(content, templates) if cache_dir is not False else None
     if skip_unchanged and cache_dir is not False:
         noop = _unchanged_build(content, out, templates, cache_dir, (strict, draft, search), inputs)
@@ -411,6 +418,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         if cache_dir is not False:
             _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
             _prune_cache(content, cache_dir)
+            report.diagnostics = report.diagnostics + _cache_warnings(content, cache_dir)
         if KEEP_ALIVE is not None:   # a process that exits right after: what the build made is not torn down
             KEEP_ALIVE.append((plan, previous, record, signatures, meta, writer, prepared))
         return report
@@ -529,6 +537,13 @@ def _stamp(content: Path, templates: Path | None, flags, inputs: tuple[dict, dic
     return h.hexdigest()
 
 
+# what a build records in the cache (_record_build) and the next one reads back (league.codec.fits): the stamp
+# (the no-op check), and the record, whose paths a rebuild keeps, deletes or writes under out/
+STAMP = Keys({"stamp": str, "folder": (int, int), "diagnostics": [Diagnostic], "files": int, "pages": int})
+RECORD = Keys({**STAMP.required, "pages": {str: (Opt(str), (RelPath,), Opt(str))}, "stub_code": str,
+               "paths": [RelPath]}, {"key_state": Keys(KEY_STATE)})
+
+
 def _record_key(out: Path) -> str:
     from league.cache import digest
     return digest("last-build", str(Path(out).resolve()))
@@ -541,14 +556,26 @@ def _cache_dir(content, cache_dir) -> Path:
 
 def _cache(content, cache_dir):
     from league.cache import Cache
-    return Cache(_cache_dir(content, cache_dir))
+    cache = Cache(_cache_dir(content, cache_dir))
+    cache.warnings = _CACHE_WARNINGS
+    return cache
+
+
+# what the build's own entries (its record and stamp, the stages' signatures, the search index) were found
+# to be — corrupted, or not written —: reported with the build's diagnostics (those of check() are already)
+_CACHE_WARNINGS: list = []
+
+
+def _cache_warnings(content, cache_dir) -> list[Diagnostic]:
+    where = SourceMark(str(_cache_dir(content, cache_dir)))
+    return [Diagnostic(where, w, None, "warning", "cache") for w in dict.fromkeys(_CACHE_WARNINGS)]
 
 
 def _previous_record(content, out, cache_dir, writer) -> dict | None:
     """What the previous build into this same out/ folder recorded (page keys, API files), or None."""
     if writer.previous is None:
         return None
-    rec = _cache(content, cache_dir).get(_record_key(out))
+    rec = _cache(content, cache_dir).get(_record_key(out), RECORD)
     if not rec or "pages" not in rec:
         return None
     try:
@@ -568,7 +595,7 @@ def _stamp_key(out: Path) -> str:
 def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> BuildReport | None:
     """The previous report when nothing the build reads has changed and out/ is the folder it wrote."""
     cache = _cache(content, cache_dir)
-    rec = cache.get(_stamp_key(out))
+    rec = cache.get(_stamp_key(out), STAMP)
     if not rec:
         return None
     try:
@@ -603,6 +630,7 @@ def _record_build(content, out, templates, cache_dir, flags, report: BuildReport
     cache = _cache(content, cache_dir)
     st = Path(out).resolve().stat()
     small = {"stamp": _stamp(content, templates, flags, inputs), "folder": (st.st_ino, st.st_dev),
-             "diagnostics": report.diagnostics, "files": report.files, "pages": report.pages}
+             "diagnostics": [d for d in report.diagnostics if d.code != "cache"],   # (a no-op build repeats
+             "files": report.files, "pages": report.pages}                          # these: not the cache's)
     cache.put(_record_key(out), {**small, **(record or {})})
     cache.put(_stamp_key(out), small)

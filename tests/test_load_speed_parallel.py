@@ -157,7 +157,7 @@ def test_every_build_loads_beside_the_template_compilation(content, tmp_path, mo
     build(content, tmp_path / "site", cache_dir=cache, search=False)
     n = len(list(content.glob("seasons/*/*/*.yaml")))   # every stage and championship, loaded again
     assert asked == [(True, n), (True, n)]
-    assert {p.suffix for p in cache.rglob("*") if p.is_file()} == {".pkl"}   # no compiled template
+    assert {p.suffix for p in cache.rglob("*") if p.is_file()} == {".entry"}   # no compiled template
 
 
 @pytest.fixture(scope="module")
