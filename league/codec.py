@@ -207,35 +207,44 @@ def decode(tree: Any) -> Any:
     specs = _SPECS
     new = tuple.__new__
 
-    def dec(v):
+    memo_get = memo.get
+    bits = _BITS
+
+    def dec(v):   # (v not in memo: the callers look there first)
         if type(v) is not tuple or len(v) < 3 or v[0] is not E:
             raise CodecError("nó malformado")
-        got = memo.get(id(v))
-        if got is not None:
-            return got
-        spec = specs.get(v[1]) if type(v[1]) is str else None
-        cls, n, kind = spec or _spec(v[1])
-        if kind >= TUPLE:
-            if kind == OTHER:
-                got = cls(v, dec)
-            else:   # a tuple or list that holds nodes
-                items = list(v[3:])
-                for i in _positions(v[2], len(items)):
-                    items[i] = dec(items[i])
-                got = items if kind == LIST else tuple(items)
-        else:
+        tag = v[1]
+        spec = specs.get(tag) if type(tag) is str else None
+        cls, n, kind = spec or _spec(tag)
+        if kind <= NAMEDTUPLE:
             if len(v) != n:
-                raise CodecError(f"{v[1]}: {len(v) - 3} campos em vez de {n - 3}")
+                raise CodecError(f"{tag}: {len(v) - 3} campos em vez de {n - 3}")
             mask = v[2]
             if mask:
                 args = list(v[3:])
-                for i in _positions(mask, n - 3):
-                    args[i] = dec(args[i])
+                for i in bits.get(mask) or _positions(mask, n - 3):
+                    x = args[i]
+                    got = memo_get(id(x))
+                    args[i] = dec(x) if got is None else got
             else:
                 args = v[3:]
             got = cls(*args) if kind == CLASS else new(cls, args)
+        elif kind == OTHER:
+            got = cls(v, sub)
+        else:   # a tuple or list that holds nodes
+            items = list(v[3:])
+            for i in _positions(v[2], len(items)):
+                x = items[i]
+                got = memo_get(id(x))
+                items[i] = dec(x) if got is None else got
+            got = items if kind == LIST else tuple(items)
         memo[id(v)] = got
         return got
+
+    def sub(v):
+        got = memo_get(id(v))
+        return dec(v) if got is None else got
+
     try:
         if type(tree) is tuple and tree and tree[0] is E:
             return dec(tree)
@@ -245,7 +254,7 @@ def decode(tree: Any) -> Any:
     except Exception as exc:  # noqa: BLE001 - a constructor given the wrong values, a cycle...
         raise CodecError(f"valor malformado ({type(exc).__name__}: {exc})") from None
     finally:
-        dec = None   # (dec refers to itself: a cycle, holding memo and the whole value, until the collector runs)
+        dec = sub = None   # (they refer to each other: a cycle, holding memo and the whole value, until the collector runs)
         memo.clear()
 
 
