@@ -8,6 +8,7 @@ plain data (league/codec.py: no pickle, nothing that runs), stored with the sha2
 whose digest, decoding or shape (what its reader expects) is wrong is deleted and made again."""
 from __future__ import annotations
 
+import errno
 import gc
 import hashlib
 import os
@@ -127,14 +128,17 @@ class Cache:
         if self.dir is None:
             return None
         path = self._path(key)
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            self.misses += 1
-            return None
         from league import codec
         try:
+            data = _read(path)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:   # (a symbolic link: not followed, and not an entry)
+                self.misses += 1
+                return None
+            data = None
+        try:
+            if data is None:
+                raise codec.CodecError("não é um arquivo comum")
             value = _open(key, data)
             if value is not None and not codec.fits(value, shape):
                 raise codec.CodecError("valor de outra forma")
@@ -201,15 +205,11 @@ class Cache:
         return removed
 
     def put(self, key: str, value: Any) -> None:
+        """Store `value` under `key` (TypeError for a value league.codec does not store)."""
         if self.dir is None:
             return
         from league import codec
-        self.put_encoded(key, codec.dumps(value))
-
-    def put_encoded(self, key: str, payload: bytes) -> None:
-        """put(), given league.codec.dumps(value) already (a load worker makes it, and writes it)."""
-        if self.dir is None:
-            return
+        payload = codec.dumps(value)
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -228,6 +228,20 @@ def _digest(key: str, payload: bytes) -> bytes:
     h.update(b"\0")
     h.update(payload)
     return h.digest()
+
+
+def _read(path: Path) -> Optional[bytes]:
+    """The bytes of the file at `path`; None when it is not a regular file (a link is not followed, a FIFO
+    does not block). OSError when there is none, or it cannot be read."""
+    import stat
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
 
 
 def _open(key: str, data: bytes) -> Any:

@@ -238,6 +238,23 @@ def test_bytes_that_are_not_an_entry_are_refused(tmp_path):
     assert cache.get(KEY, (str, int)) == ("x", 1) and not cache.warnings
 
 
+def test_a_link_or_a_fifo_in_place_of_an_entry_is_not_followed_and_does_not_block(tmp_path):
+    from league import codec
+    secret = tmp_path / "secret"
+    secret.write_bytes(_forge(KEY, codec.dumps(("x", 1))))   # even a valid entry, elsewhere
+    for make in (lambda p: os.symlink(secret, p), os.mkfifo, lambda p: os.symlink(tmp_path / "none", p)):
+        cache = _cache(tmp_path)
+        path = cache._path(KEY)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        make(path)
+        assert cache.get(KEY, (str, int)) is None
+        assert len(cache.warnings) == 1 and cache.warnings[0].startswith(CORRUPTED), cache.warnings
+        assert not os.path.lexists(path)
+        cache.put(KEY, ("y", 2))
+        assert cache.get(KEY, (str, int)) == ("y", 2) and secret.read_bytes().startswith(b"league-cache")
+        path.unlink()
+
+
 def test_an_entry_of_another_shape_than_its_reader_expects_is_refused(tmp_path):
     from league import codec
     from league.codec import Keys, RelPath
