@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from league.codec import Keys, Opt, RelPath
 from league.errors import Diagnostic, LeagueError, SourceMark
+from league.incremental import KEY_STATE
 
 if TYPE_CHECKING:   # imported where used: a no-op build stops before it needs the loader (~0.1 s of imports)
     from league.compute import Results
@@ -54,9 +56,10 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
         for w in cache.warnings:
             loader.diags.warning(SourceMark(str(cache.dir or "cache")), w, code="cache")
     diags = loader.diags.sorted()
-    if loader.diags.errors or (strict and diags):
-        if strict:
-            diags = [Diagnostic(d.mark, d.message, d.hint, "error", d.code) for d in diags]
+    if loader.diags.errors or (strict and any(d.code != "cache" for d in diags)):
+        if strict:   # (a cache entry found corrupted and made again is not a problem of the content)
+            diags = [Diagnostic(d.mark, d.message, d.hint, "error" if d.code != "cache" else d.level, d.code)
+                     for d in diags]
         raise LeagueError(diags)
     return BuildReport(results, diags)
 
@@ -95,6 +98,9 @@ def _is_hash(path: str, stub, kept) -> bool:
 
 
 SEARCH_CACHE = "search-index"
+
+# the last search index in the cache: (the stubs' digest, {path under out/: bytes}), league.codec.fits
+SEARCH_ENTRY = (str, {RelPath: bytes})
 
 
 def _stub_code() -> str:
@@ -148,8 +154,8 @@ def _search_index(writer, meta: dict, kept: set, search: bool, cache=None, strea
         if cache is not None:   # the cached index is this one still: used (kept by Cache.prune)
             cache.touch(_search_cache_key())
         return None
-    last = cache.get(_search_cache_key()) if cache is not None else None
-    if isinstance(last, tuple) and len(last) == 2 and last[0] == digest:
+    last = cache.get(_search_cache_key(), SEARCH_ENTRY) if cache is not None else None
+    if last is not None and last[0] == digest:
         for rel, data in sorted(last[1].items()):
             writer.put(rel, data)
         writer.put(SEARCH_DIGEST, digest)
@@ -273,6 +279,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
            cache_dir: Path | None | bool, search: bool, progress, skip_unchanged: bool) -> BuildReport:
     import time
     started = time.perf_counter()
+    del _CACHE_WARNINGS[:]
     inputs = _inputs(content, templates)   # (also without a cache: the site's manifest names them)
     if skip_unchanged and cache_dir is not False:
         noop = _unchanged_build(content, out, templates, cache_dir, (strict, draft, search), inputs)
@@ -282,7 +289,6 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     from concurrent.futures import ThreadPoolExecutor
     from league.provenance import git_dates
     incremental = cache_dir is not False
-    bytecode_dir = _cache_dir(content, cache_dir) if incremental else None
     prepared: dict = {}
 
     def meanwhile(league) -> None:   # while the files load in other processes: the templates compiled
@@ -290,22 +296,15 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         from league.render import prepare_env
         try:
             with using(league.locale):
-                prepared[league.locale] = prepare_env(templates, league.locale, bytecode_dir)
+                prepared[league.locale] = prepare_env(templates, league.locale)
         except Exception:  # noqa: BLE001 - a broken template is reported where it always is, by plan_site
             prepared.clear()
 
-    def busy(league) -> bool:   # whether meanwhile compiles (a first build, new templates) or only reads back
-        from league.render import templates_compiled
-        return not templates_compiled(templates, league.locale, bytecode_dir)
-
-    def share(league) -> None:   # in a load worker done with its files: the templates from the last one
-        from league.i18n import using
-        from league.render import compile_from_end
-        with using(league.locale):
-            compile_from_end(templates, league.locale, bytecode_dir)
+    def busy(league) -> bool:   # meanwhile compiles the templates: every build does (none is kept in the cache)
+        return True
     with ThreadPoolExecutor(1) as pool:   # the pages' dates from git, asked while the content loads
         dates = pool.submit(git_dates, Path(content))
-        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy, meanwhile_share=share,
+        report = check(content, strict, cache_dir, meanwhile=meanwhile, meanwhile_busy=busy,
                        progress=progress, digests=inputs[0] if inputs else None)
         dates = dates.result()
     results = report.results
@@ -337,7 +336,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
                     plan = plan_site(results, templates, draft=draft,
                                      keys_for=(content, flags, signatures, inputs, previous) if incremental else None,
-                                     bytecode_dir=bytecode_dir, dates=dates, env=prepared.get(results.league.locale))
+                                     dates=dates, env=prepared.get(results.league.locale))
                 record: dict = {"pages": {}}
                 K = plan.keys
                 api_jobs = [(path, None, make, None, K.later(*key) if K else None) for path, make, key in api]
@@ -430,7 +429,8 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
         report.seconds = time.perf_counter() - started
         if cache_dir is not False:
             _record_build(content, out, templates, cache_dir, flags, report, record, inputs)
-            _prune_cache(content, cache_dir, templates, results.league.locale)
+            _prune_cache(content, cache_dir)
+            report.diagnostics = report.diagnostics + _cache_warnings(content, cache_dir)
         return report
     finally:   # run_plan left the heap frozen: handed back now, not in the middle of the last steps
         gc.unfreeze()
@@ -500,9 +500,8 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
         if key is None or old is None or old[0] != key:
             todo.append(job)
             continue
-        # trusted like the no-op check: site/ is the folder this record describes (same inode), and it
-        # belongs to league — a file changed or deleted by hand inside it is put back by a build after
-        # deleting site/ (or the cache)
+        # trusted like the no-op check: site/'s manifest names this record's inputs and every file it
+        # recorded is there with its size (_previous_record)
         kept[path] = old
         writer.keep((path, *old[1]) if job[1] is not None else old[1])
     plan.jobs[:] = todo
@@ -556,6 +555,13 @@ def _stamp(content: Path, templates: Path | None, flags, inputs: tuple[dict, dic
     return h.hexdigest()
 
 
+# what a build records in the cache (_record_build) and the next one reads back (league.codec.fits): the stamp
+# (the no-op check), and the record, whose paths a rebuild keeps, deletes or writes under out/
+STAMP = Keys({"stamp": str, "inputs": str, "diagnostics": [Diagnostic], "files": int, "pages": int})
+RECORD = Keys({**STAMP.required, "pages": {str: (Opt(str), (RelPath,), Opt(str))}, "stub_code": str},
+              {"key_state": Keys(KEY_STATE)})
+
+
 def _record_key(out: Path) -> str:
     from league.cache import digest
     return digest("last-build", str(Path(out).resolve()))
@@ -568,7 +574,19 @@ def _cache_dir(content, cache_dir) -> Path:
 
 def _cache(content, cache_dir):
     from league.cache import Cache
-    return Cache(_cache_dir(content, cache_dir))
+    cache = Cache(_cache_dir(content, cache_dir))
+    cache.warnings = _CACHE_WARNINGS
+    return cache
+
+
+# what the build's own entries (its record and stamp, the stages' signatures, the search index) were found
+# to be — corrupted, or not written —: reported with the build's diagnostics (those of check() are already)
+_CACHE_WARNINGS: list = []
+
+
+def _cache_warnings(content, cache_dir) -> list[Diagnostic]:
+    where = SourceMark(str(_cache_dir(content, cache_dir)))
+    return [Diagnostic(where, w, None, "warning", "cache") for w in dict.fromkeys(_CACHE_WARNINGS)]
 
 
 def _previous_record(content, out, cache_dir, writer) -> dict | None:
@@ -577,7 +595,7 @@ def _previous_record(content, out, cache_dir, writer) -> dict | None:
     again and site/ repaired."""
     if writer.previous is None or writer.recorded is None or writer.damaged():
         return None
-    rec = _cache(content, cache_dir).get(_record_key(out))
+    rec = _cache(content, cache_dir).get(_record_key(out), RECORD)
     if not rec or "pages" not in rec or rec.get("inputs") != writer.recorded_inputs:
         return None   # the record is of another build than the one that wrote out/
     return rec
@@ -591,7 +609,7 @@ def _stamp_key(out: Path) -> str:
 def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> BuildReport | None:
     """The previous report when nothing the build reads has changed and out/ holds what it wrote, whole."""
     cache = _cache(content, cache_dir)
-    rec = cache.get(_stamp_key(out))
+    rec = cache.get(_stamp_key(out), STAMP)
     if not rec or rec["stamp"] != _stamp(content, templates, flags, inputs):
         return None
     from league.writer import damaged, read_manifest
@@ -602,15 +620,11 @@ def _unchanged_build(content, out, templates, cache_dir, flags, inputs) -> Build
                        unchanged=rec["files"], pages=rec.get("pages", 0))
 
 
-def _prune_cache(content, cache_dir, templates, locale) -> int:
+def _prune_cache(content, cache_dir) -> int:
     """After a build (which read or wrote every entry it needs): what no build has used for a day goes
-    (league.cache.Cache.prune), except this build's compiled templates."""
-    from league.paths import default_templates
-    from league.render import _bytecode_folder
+    (league.cache.Cache.prune)."""
     try:   # housekeeping: never the reason a build that wrote its site fails
-        folder = _bytecode_folder(Path(templates) if templates else default_templates(), locale,
-                                  _cache_dir(content, cache_dir))
-        return _cache(content, cache_dir).prune(keep=(folder,))
+        return _cache(content, cache_dir).prune()
     except Exception:  # noqa: BLE001
         return 0
 
@@ -619,6 +633,7 @@ def _record_build(content, out, templates, cache_dir, flags, report: BuildReport
                   inputs: tuple[dict, dict] | None = None) -> None:
     cache = _cache(content, cache_dir)
     small = {"stamp": _stamp(content, templates, flags, inputs), "inputs": inputs_id(inputs, flags),
-             "diagnostics": report.diagnostics, "files": report.files, "pages": report.pages}
+             "diagnostics": [d for d in report.diagnostics if d.code != "cache"],   # (a no-op build repeats
+             "files": report.files, "pages": report.pages}                          # these: not the cache's)
     cache.put(_record_key(out), {**small, **(record or {})})
     cache.put(_stamp_key(out), small)

@@ -50,7 +50,7 @@ def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
                 stage_warnings(res, diags)
         keys = [league.stage_keys.get(st.path) for st in season.stages]
         rkey = rankings_key(season.year, keys) if cache is not None and all(keys) else None
-        cached = cache.get(rkey) if rkey else None
+        cached = cache.get(rkey, RANKINGS_ENTRY) if rkey else None
         if cached is not None:
             clubs, pairs = cached
         else:
@@ -66,6 +66,9 @@ def _compute(league: League, diags: Diagnostics, cache=None) -> Results:
             compute_season(sr, diags, league.championship_results)
         seasons.append(sr)
     return Results(league, seasons)
+
+
+RANKINGS_ENTRY = ([AnnualEntry], [AnnualEntry])   # a season's clubs and pairs (league.codec.fits)
 
 
 def season_rankings(stages: list[StageResult]) -> tuple[list[AnnualEntry], list[AnnualEntry]]:

@@ -97,21 +97,22 @@ def translations(locale: str) -> Translations:
         raise ValueError(f"idioma não suportado: {locale!r} (use {', '.join(LOCALES)})")
     import hashlib
     data = po_path(locale).read_bytes()
-    cache, mo, key = _catalogs, None, None
+    cache, key = _catalogs, None
     if cache is not None:
         import babel
         from league.cache import digest
         key = digest("catalog", locale, babel.__version__, data)
-        got = cache.get(key)
-        if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], bytes) \
-                and hashlib.sha256(got[0]).hexdigest() == got[1]:
-            mo = got[0]
-        elif got is not None:
+        got = cache.get(key, (bytes, str))
+        if got is not None and hashlib.sha256(got[0]).hexdigest() == got[1]:
+            try:
+                return Translations(io.BytesIO(got[0]), domain=DOMAIN)
+            except Exception:  # noqa: BLE001 - not a catalog Python can read: compiled again, below
+                pass
+        if got is not None:
             cache.warnings.append(f"entrada corrompida ignorada no cache: catálogo {locale} compilado ({key})")
-    if mo is None:
-        mo = compile_po(data, locale)
-        if cache is not None:
-            cache.put(key, (mo, hashlib.sha256(mo).hexdigest()))
+    mo = compile_po(data, locale)
+    if cache is not None:
+        cache.put(key, (mo, hashlib.sha256(mo).hexdigest()))
     return Translations(io.BytesIO(mo), domain=DOMAIN)
 
 

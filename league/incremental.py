@@ -127,6 +127,12 @@ def page_base(results, content: Path, templates: Path, flags, updated,
     return _h(*base), files
 
 
+# a stage's signatures in the build cache (league.codec.fits): ({team: sig}, {pair: sig})
+SIGNATURES_ENTRY = ({str: str}, {tuple: str})
+# what a build's record keeps of its keys (PageKeys.state), checked when the next build reads it back
+KEY_STATE = {"base": str, "seasons": {str: str}, "pairs": {(str, str): ((str,), str)}, "players": {str: (str,)}}
+
+
 class PageKeys:
     """The key of each page kind (see the module docstring); built once per build from the results."""
 
@@ -173,7 +179,7 @@ class PageKeys:
             for res in sr.stages:
                 path = res.stage.path
                 key = digest("stage-signatures", self.base, path, self.stage_file(res.stage))
-                got = signatures.get(key) if signatures is not None else None
+                got = signatures.get(key, SIGNATURES_ENTRY) if signatures is not None else None
                 if got is None:
                     got = stage_signatures(res)
                     if signatures is not None:

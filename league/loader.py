@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from league.errors import Diagnostics, LeagueError, SourceMark, did_you_mean
+from league.codec import Keys, Lazy, Opt
+from league.errors import Diagnostic, Diagnostics, LeagueError, SourceMark, did_you_mean
 from league.models import (
-    Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Phase, Player,
+    Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Page, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
 from league.rules.truco import game_error, parse_board_score, shared_games
@@ -19,6 +20,15 @@ from league.marked import MDict, MList
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
+
+# what each kind of cache entry must hold (league.codec.fits): one that does not is corrupted, and made again
+SETTINGS_ENTRY = (Keys({"name": str, "short_name": str, "base_url": str, "locale": str, "repository": Opt(str),
+                        "allow_html": bool, "truco": TrucoConfig, "quatrilho": QuatrilhoConfig}),
+                  [Diagnostic], {str: (str, TrucoConfig, QuatrilhoConfig, Opt(str), [Diagnostic])})
+REGISTRY_ENTRY = ({str: Club}, {str: Player}, [Diagnostic])
+PAGES_ENTRY = ([Page], [Page], [Diagnostic])
+TASK_ENTRY = {"stage": (Stage, [Diagnostic], Lazy("StageResult"), [Diagnostic]),
+              "championship": (Lazy("Championship"), [Diagnostic], Lazy("ChampionshipResult"))}
 
 
 class _Lazy:
@@ -143,7 +153,7 @@ class Loader:
             raise LeagueError(self.diags.sorted())
         self.check_links()
         skey = self.settings_key()
-        hit = self.cache.get(skey) if skey is not None else None
+        hit = self.cache.get(skey, SETTINGS_ENTRY) if skey is not None else None
         if hit is not None:   # league.yaml and every season.yaml as a previous load found them
             settings, ldiags, self.seasons_done = hit
             self.diags.extend(ldiags)
@@ -234,7 +244,7 @@ class Loader:
         otherwise loaded, and cached (see self.deferred) when the content has no errors."""
         key = self.pages_key(league)
         if key is not None:
-            hit = self.cache.get(key)
+            hit = self.cache.get(key, PAGES_ENTRY)
             if hit is not None:
                 pages, news, diags = hit
                 league.pages.extend(pages)
@@ -407,7 +417,7 @@ class Loader:
         self.deferred) when the content has no errors."""
         key = self.registry_key()
         if key is not None:
-            hit = self.cache.get(key)
+            hit = self.cache.get(key, REGISTRY_ENTRY)
             if hit is not None:
                 clubs, players, diags = hit
                 self.diags.extend(diags)
@@ -623,7 +633,7 @@ class Loader:
         children = self.start_workers(league, tasks, keys, units, feed, workers - 1, share, hit) \
             if feed is not None else []
         for i in hits:   # read back here (meanwhile, the workers load the rest)
-            value = self.cache.get(keys[i])
+            value = self.cache.get(keys[i], TASK_ENTRY[tasks[i].kind])
             if value is not None:
                 done[i] = self.task_use(league, tasks[i], keys[i], value)
             else:   # corrupted (a warning): loaded here, after the rest (below)
@@ -737,7 +747,8 @@ class Loader:
         """Fork n workers. Each takes units from `feed` until none is left (so does this process meanwhile:
         whoever is free takes the next, the biggest first), loads their files (task_fresh), writes their
         cache entries and sends back, unit by unit as it goes (league.workers.StreamWorker), a pickle of
-        ([(task index, pickle of (key, entry))] — the bytes it cached —, the cache's state); then runs
+        ([(task index, pickle of (key, entry))], the cache's state) — pickles through a pipe from a process
+        of this build, never read from the cache —; then runs
         `then(league)` (a share of meanwhile's work; a failure there is its own: the files are sent). `cached`:
         the tasks whose entries are in the cache (this process reads them back): a worker ranks a season whose
         other stages are among them too, reading those back itself (see cache_rankings)."""
@@ -758,10 +769,9 @@ class Loader:
                         out = []
                         for i in units[u]:
                             key, value = self.task_fresh(league, tasks[i], keys[i])
-                            data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
                             if key is not None:
-                                self.cache.put_pickled(key, data)
-                            out.append((i, data))
+                                self.cache.put(key, value)
+                            out.append((i, pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)))
                             entries[i] = (key, value)
                         self.cache_rankings(tasks, units[u], entries, cached, keys)
                         state = (self.cache.warnings, self.cache.dir is None) if self.cache is not None else None
@@ -801,7 +811,7 @@ class Loader:
                 continue
             for i in stage_tasks:
                 if i not in entries and i in cached:
-                    value = self.cache.get(keys[i])
+                    value = self.cache.get(keys[i], TASK_ENTRY["stage"])
                     if value is None:
                         break
                     entries[i] = (keys[i], value)

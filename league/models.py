@@ -224,38 +224,29 @@ class Disqualified:
 
 
 class LazyPhases:
-    """A stage's phases (its groups and rounds, their matches and boards) as the build cache keeps them: pickled
-    apart from the rest of the stage, and read back only when something asks for them. A rebuild reads every
-    unchanged stage back from the cache, to rank the seasons and cross-link the pages, but renders few of
-    their pages, and only a stage's own page, its teams' and its clubs' pages look at its matches: the phases
-    are half of the time a stage takes to read back (~0.6 of 1.3 ms; the archive's 120 stages). A sequence
-    like the tuple it stands for (iteration, len, indexing, ==). The pickled bytes travel with their CRC-32,
-    checked when the cache entry is read back: a corrupted entry is then ignored there, with a warning (Cache.get),
-    instead of failing later, when a page first asks for the matches."""
+    """A stage's phases (its groups and rounds, their matches and boards) as the build cache keeps them: bytes
+    apart from the rest of the stage (league.codec), and read back only when something asks for them. A rebuild
+    reads every unchanged stage back from the cache, to rank the seasons and cross-link the pages, but renders
+    few of their pages, and only a stage's own page, its teams' and its clubs' pages look at its matches: the
+    phases are most of the time a stage takes to read back. A sequence like the tuple it stands for (iteration,
+    len, indexing, ==). The bytes are covered by the digest of the cache entry they came in (league.cache),
+    checked when the entry is read; `loads` (the codec's) makes the tuple of them."""
 
-    __slots__ = ("_value", "_data")
+    __slots__ = ("_value", "_data", "_loads")
 
-    def __init__(self, data: Optional[bytes] = None, value: Optional[tuple] = None, crc: Optional[int] = None):
-        if data is not None:
-            import zlib
-            if zlib.crc32(data) != crc:
-                raise ValueError("fases da etapa corrompidas na entrada do cache")
+    def __init__(self, data: Optional[bytes] = None, value: Optional[tuple] = None, loads=None):
         self._data = data
         self._value = value
+        self._loads = loads
 
     def get(self) -> tuple:
         value = self._value
         if value is None:
-            import pickle
-            value = self._value = pickle.loads(self._data)
+            value = self._value = self._loads(self._data)
         return value
 
-    def __reduce__(self):
-        import zlib
-        if self._data is None:
-            import pickle
-            self._data = pickle.dumps(self._value, protocol=pickle.HIGHEST_PROTOCOL)
-        return LazyPhases, (self._data, None, zlib.crc32(self._data))
+    def __reduce__(self):   # (to another process, through a pipe: the tuple itself)
+        return LazyPhases, (None, self.get())
 
     def __iter__(self):
         return iter(self.get())

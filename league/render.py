@@ -142,31 +142,17 @@ def stage_record(stage) -> dict:
     return got
 
 
-def _env(templates: Path, locale: str | None = None, bytecode_dir: Path | None = None) -> jinja2.Environment:
-    """The Jinja2 environment. `bytecode_dir`: where compiled templates are kept between builds (in the
-    build cache, in a folder named after league's code, Jinja2's version and the locale, since the
-    compiled code depends on them; Jinja2 itself checks each template's source)."""
-    bcc = None
-    if bytecode_dir is not None:
-        folder = _bytecode_folder(templates, locale, bytecode_dir)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            bcc = jinja2.FileSystemBytecodeCache(str(folder))
-        except OSError:
-            bcc = None
+def _env(templates: Path, locale: str | None = None) -> jinja2.Environment:
+    """The Jinja2 environment. Its templates are compiled in memory by each build (~0.13 s for league's, done
+    while the content loads, see prepare_env): compiled code is never kept in the build cache, which is
+    restored between builds and so is input, and Jinja2 runs what its bytecode cache holds."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             bytecode_cache=bcc, auto_reload=False)   # one build = one environment
+                             auto_reload=False)   # one build = one environment
     i18n.install(env, locale)  # gettext/ngettext, Babel's date, number and money filters, lang (league/i18n.py)
     env.filters.update(date_br=date_br, date_short=date_short, num=pts_text, signed=signed, pos=pos_text)
     env.globals.update(STATUS=STATUS, STATUS_M=STATUS_M, NAMES=NAMES)
     return env
-
-
-def _bytecode_folder(templates: Path, locale: str | None, bytecode_dir: Path) -> Path:
-    from league.cache import code_version, digest
-    return Path(bytecode_dir) / ("jinja-" + digest(code_version(), jinja2.__version__, locale,
-                                                   str(Path(templates).resolve()))[:20])
 
 
 def _template_names(templates: Path) -> list[str]:
@@ -174,45 +160,10 @@ def _template_names(templates: Path) -> list[str]:
     return sorted(n for n in jinja2.FileSystemLoader(str(templates)).list_templates() if n.endswith((".html", ".xml")))
 
 
-def templates_compiled(templates: Path | None, locale: str | None, bytecode_dir: Path | None) -> bool:
-    """Whether the build cache holds a compiled copy of every template (Jinja2's bytecode cache, one file
-    each), so that prepare_env only reads them back: otherwise it compiles them (~0.13 s for league's)."""
-    if bytecode_dir is None:
-        return False
-    templates = Path(templates) if templates else default_templates()
-    try:
-        kept = sum(1 for n in os.listdir(_bytecode_folder(templates, locale, bytecode_dir)) if n.endswith(".cache"))
-    except OSError:
-        return False
-    return kept >= len(_template_names(templates))
-
-
-def compile_from_end(templates: Path | None, locale: str | None, bytecode_dir: Path | None) -> int:
-    """Compile templates into the bytecode cache from the last name backwards, stopping at the first one
-    compiled already: a load worker done with its files does this while the build's process compiles
-    them from the first (prepare_env reads back what is in the cache), so they meet halfway. Returns how
-    many it compiled."""
-    if bytecode_dir is None:
-        return 0
-    templates = Path(templates) if templates else default_templates()
-    env = _env(templates, locale, bytecode_dir)
-    bcc = env.bytecode_cache
-    if bcc is None:
-        return 0
-    done = 0
-    for name in reversed(_template_names(templates)):
-        source, filename, _ = env.loader.get_source(env, name)
-        if bcc.get_bucket(env, name, filename, source).code is not None:
-            break
-        env.get_template(name)
-        done += 1
-    return done
-
-
-def prepare_env(templates: Path | None, locale: str | None, bytecode_dir: Path | None = None) -> jinja2.Environment:
+def prepare_env(templates: Path | None, locale: str | None) -> jinja2.Environment:
     """The Jinja2 environment with every template compiled (a build does this while its files load)."""
     templates = Path(templates) if templates else default_templates()
-    env = _env(templates, locale, bytecode_dir)
+    env = _env(templates, locale)
     for name in _template_names(templates):
         env.get_template(name)
     return env
@@ -439,12 +390,12 @@ def render_site(results: Results, templates: Path | None = None, draft: bool = F
 
 
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
-              keys_for: tuple | None = None, bytecode_dir: Path | None = None,
+              keys_for: tuple | None = None,
               dates: dict | None = None, env: jinja2.Environment | None = None) -> SitePlan:
     """The pages to render. `keys_for=(content, flags[, signatures, inputs, previous record])` also gives each
     page its key (league/incremental.py), with which a rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
-    env = env or _env(templates, results.league.locale, bytecode_dir)   # env: prepare_env's, for this locale
+    env = env or _env(templates, results.league.locale)   # env: prepare_env's, for this locale
     site = Site(results)
     league = results.league
     files: dict[str, str | bytes] = {}

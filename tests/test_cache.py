@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from league.build import build, check
+from tests.util import cache_entries as entries
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +22,7 @@ def test_cached_build_equals_uncached_build(tmp_path):
     cache = tmp_path / "cache"
     build(ROOT / "content", tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
     build(ROOT / "content", tmp_path / "fill", templates=ROOT / "templates", cache_dir=cache)
-    assert any(cache.rglob("*.pkl")), "the first build fills the cache"
+    assert any(cache.rglob("*.entry")), "the first build fills the cache"
     build(ROOT / "content", tmp_path / "warm", templates=ROOT / "templates", cache_dir=cache)
     assert _tree(tmp_path / "cold") == _tree(tmp_path / "warm")
     assert not (tmp_path / "warm" / ".league-cache").exists()
@@ -30,7 +31,7 @@ def test_cached_build_equals_uncached_build(tmp_path):
 def test_corrupted_cache_entry_is_ignored_with_a_warning(tmp_path):
     cache = tmp_path / "cache"
     first = check(ROOT / "content", cache_dir=cache)
-    entries = sorted(cache.rglob("*.pkl"))
+    entries = sorted(cache.rglob("*.entry"))
     entries[0].write_bytes(b"not a pickle at all")
     _one_corrupted_entry_ignored(cache, first)
 
@@ -80,11 +81,11 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
     shutil.copytree(ROOT / "content", content)
     cache = tmp_path / "cache"
     build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
-    first = {p.name for p in cache.rglob("*.pkl")}
+    first = {p.name for p in cache.rglob("*.entry")}
     stage = content / "seasons" / "2026" / "truco" / "etapa-1.yaml"
     stage.write_text(stage.read_text(encoding="utf-8") + "\n# revisado\n", encoding="utf-8")
     build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
-    second = {p.name for p in cache.rglob("*.pkl")}
+    second = {p.name for p in cache.rglob("*.entry")}
     assert second > first, "an edit adds entries (the stage's new version, its season's rankings)"
     stray = cache / "ab" / ("ab" + "0" * 62 + ".tmp123")
     stray.parent.mkdir(exist_ok=True)
@@ -96,11 +97,11 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
         _age(p, 2 * 24 * 3600)
     stage.write_text(stage.read_text(encoding="utf-8") + "# de novo\n", encoding="utf-8")
     report = build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
-    third = {p.name for p in cache.rglob("*.pkl")}
+    third = {p.name for p in cache.rglob("*.entry")}
     # what the third build used is kept (and used again: a check with the same cache hits every file)
     assert len(third) == len(first), (len(first), len(second), len(third))
     assert not stray.exists() and not old_jinja.exists()
-    assert [p.name for p in cache.glob("jinja-*")] != [], "this build's compiled templates stay"
+    assert not list(cache.glob("jinja-*")), "no build keeps compiled templates"
     assert report.pages > 0
     from league.cache import Cache
     again = Cache(cache)
@@ -116,7 +117,7 @@ def test_an_entry_used_lately_by_another_build_is_kept(tmp_path):
     cache = tmp_path / "cache"
     other = Cache(cache)
     other.put("cd" + "1" * 62, {"from": "another content folder"})
-    entry = cache / "cd" / ("cd" + "1" * 62 + ".pkl")
+    entry = cache / "cd" / ("cd" + "1" * 62 + ".entry")
     _age(entry, 3600)
     build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
     assert entry.exists()
@@ -131,7 +132,7 @@ def test_an_entry_used_lately_by_another_build_is_kept(tmp_path):
 
 
 def test_a_stage_read_back_from_the_cache_reads_its_matches_only_when_asked(tmp_path):
-    # (league.models.LazyPhases) the stages' phases — groups, rounds, their matches and boards — stay pickled
+    # (league.models.LazyPhases) the stages' phases — groups, rounds, their matches and boards — stay encoded
     # until something iterates them; then they are the same as the stage loaded without the cache
     import pickle
     from league.models import LazyPhases
@@ -149,29 +150,24 @@ def test_a_stage_read_back_from_the_cache_reads_its_matches_only_when_asked(tmp_
         assert st.phases == old.phases and old.phases == tuple(st.phases)
         assert [m.id for m in st.matches] == [m.id for m in old.matches]
         assert st == old                                 # the whole stage, phases included
-        assert pickle.loads(pickle.dumps(st)) == old     # and pickled again, once read
+        assert pickle.loads(pickle.dumps(st)) == old     # and sent to another process, once read
 
 
-def test_a_corrupted_byte_among_a_stages_pickled_matches_is_caught_when_the_entry_is_read(tmp_path):
+def test_a_corrupted_byte_among_a_stages_encoded_matches_is_caught_when_the_entry_is_read(tmp_path):
     # the matches travel as bytes inside the entry (LazyPhases), read only when a page asks: a byte changed
     # there must make the entry ignored with a warning when it is read back, like any corrupted entry — not a
     # failure later, nor a stage with wrong matches
-    import pickle
     cache = tmp_path / "cache"
     fresh = check(ROOT / "content", cache_dir=cache)
-    for entry in sorted(cache.rglob("*.pkl")):
-        data = entry.read_bytes()
-        try:
-            _key, value = pickle.loads(data)
-        except Exception:  # noqa: BLE001 - not a pickle of ours (none here)
-            continue
+    for entry, _key, value in entries(cache):
         phases = getattr(value[0], "phases", None) if isinstance(value, tuple) and value else None
         if phases is not None and getattr(phases, "_data", None):
+            data = entry.read_bytes()
             at = data.find(phases._data) + len(phases._data) // 2
             entry.write_bytes(data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:])
             break
     else:
-        raise AssertionError("no stage entry with its matches pickled apart")
+        raise AssertionError("no stage entry with its matches encoded apart")
     _one_corrupted_entry_ignored(cache, fresh)
 
 
@@ -180,7 +176,6 @@ def test_a_stage_changed_after_the_build_hashed_it_is_loaded_but_not_cached(tmp_
     # (league.loader.Loader.digests): a file whose bytes, when loaded, are not the ones its key was made from
     # (edited meanwhile) is used as loaded but not cached under that key — the next build loads it again
     import hashlib
-    import pickle
     import shutil
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
@@ -189,15 +184,8 @@ def test_a_stage_changed_after_the_build_hashed_it_is_loaded_but_not_cached(tmp_
                for p in content.rglob("*") if p.is_file()}
 
     def cached_stages(cache):
-        paths = set()
-        for entry in cache.rglob("*.pkl"):
-            try:
-                _key, value = pickle.loads(entry.read_bytes())
-            except Exception:  # noqa: BLE001
-                continue
-            if isinstance(value, tuple) and len(value) == 4 and hasattr(value[0], "phases"):
-                paths.add(value[0].path)
-        return paths
+        return {value[0].path for _path, _key, value in entries(cache)
+                if isinstance(value, tuple) and len(value) == 4 and hasattr(value[0], "phases")}
     stale = dict(digests, **{rel: hashlib.sha256(b"what the file held before").hexdigest()})
     report = check(content, cache_dir=tmp_path / "c1", digests=stale)
     assert any(r.stage.path == rel for sr in report.results.seasons for r in sr.stages)   # used as loaded

@@ -105,7 +105,8 @@ def test_a_failed_check_caches_no_shared_file(content, tmp_path):
     _edit(content / "league.yaml", "name:", "nome:")
     with pytest.raises(LeagueError):
         check(content, cache_dir=cache)
-    kinds = {type(pickle.loads(p.read_bytes())[1][0]).__name__ for p in cache.rglob("*.pkl")}
+    from tests.util import cache_entries
+    kinds = {type(value[0]).__name__ for _path, _key, value in cache_entries(cache)}
     assert "dict" not in kinds and "list" not in kinds   # (clubs, players, …) and (pages, news, …)
 
 

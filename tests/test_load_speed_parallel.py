@@ -143,24 +143,21 @@ def test_small_content_gets_one_worker_while_the_templates_compile(content, monk
     assert L._load_workers(tasks, todo, busy=True) == 1                               # one core: no fork
 
 
-def test_build_loads_beside_the_template_compilation_only_when_it_compiles(content, tmp_path, monkeypatch):
-    """A first build (nothing compiled in the cache) asks for the worker; a build whose templates are
-    compiled already (a content change that reloads every file: players.yaml) does not."""
+def test_every_build_loads_beside_the_template_compilation(content, tmp_path, monkeypatch):
+    """The templates are compiled in memory by every build (none is kept in the cache, which Jinja2 would run):
+    a first build and a build that loads every file again (players.yaml changed) both ask for the worker."""
     from league.build import build
-    from league.render import templates_compiled
     asked = []
     real = L._load_workers
     monkeypatch.setattr(L, "_load_workers",
                         lambda tasks, todo, busy=False, **kw: asked.append((busy, len(todo))) or real(tasks, todo, busy, **kw))
     cache = tmp_path / "cache"
-    assert not templates_compiled(None, "pt_BR", cache)
     build(content, tmp_path / "site", cache_dir=cache, search=False)
-    assert templates_compiled(None, "pt_BR", cache)
     _edit(content / "players.yaml", "# Jogadores", "# Os jogadores")   # every stage depends on players.yaml
     build(content, tmp_path / "site", cache_dir=cache, search=False)
     n = len(list(content.glob("seasons/*/*/*.yaml")))   # every stage and championship, loaded again
-    assert asked == [(True, n), (False, n)]
-    assert not templates_compiled(None, "en", cache)   # the compiled code depends on the locale
+    assert asked == [(True, n), (True, n)]
+    assert {p.suffix for p in cache.rglob("*") if p.is_file()} == {".entry"}   # no compiled template
 
 
 @pytest.fixture(scope="module")
@@ -321,7 +318,7 @@ def test_a_broken_template_is_reported_as_without_workers(content, tmp_path, mon
             build(content, tmp_path / f"site{workers}", templates=templates, cache_dir=False, search=False)
         errors.append((exc.value.name, exc.value.lineno, exc.value.message))
         assert not (tmp_path / f"site{workers}").exists()
-    monkeypatch.undo()   # with a cache: the worker also compiles from the last template back, and meets it
+    monkeypatch.undo()   # with a cache
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
     with pytest.raises(jinja2.TemplateSyntaxError) as exc:
         build(content, tmp_path / "site3", templates=templates, cache_dir=tmp_path / "cache", search=False)
@@ -386,19 +383,3 @@ def test_a_failure_in_the_workers_share_of_meanwhile_loses_nothing(content, monk
     assert api_files(compute(league, loader.diags, None)) == api_files(one.results)
 
 
-def test_templates_compiled_from_both_ends_meet(tmp_path):
-    """compile_from_end compiles from the last template backwards and stops at the first one compiled
-    already (prepare_env, from the first, reads back what it finds): together, each compiled about once."""
-    from league.i18n import using
-    from league.render import _template_names, _env, compile_from_end, default_templates, templates_compiled
-    names = _template_names(default_templates())
-    cache = tmp_path / "cache"
-    with using("pt_BR"):
-        env = _env(default_templates(), "pt_BR", cache)
-        for name in names[:5]:   # the build's process got this far
-            env.get_template(name)
-        assert not templates_compiled(None, "pt_BR", cache)
-        assert compile_from_end(None, "pt_BR", cache) == len(names) - 5
-        assert templates_compiled(None, "pt_BR", cache)
-        assert compile_from_end(None, "pt_BR", cache) == 0
-        assert compile_from_end(None, "pt_BR", None) == 0   # no cache to share them through

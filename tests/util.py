@@ -15,6 +15,17 @@ base_url: https://example.org/
 """
 
 
+def cache_entries(cache: Path):
+    """(path, key, value) of every entry of the build cache folder `cache` that reads back (league.cache)."""
+    from league.cache import _open
+    from league.codec import CodecError
+    for path in sorted(Path(cache).rglob("*.entry")):
+        try:
+            yield path, path.stem, _open(path.stem, path.read_bytes())
+        except CodecError:
+            continue
+
+
 def team_players(team: str, n: int = 5) -> list[tuple[str, str]]:
     return [(f"{team}-{i}a", f"{team}-{i}b") for i in range(1, n + 1)]
 
