@@ -118,7 +118,7 @@ def test_poisoned_entries_run_nothing_and_are_made_again(demo, tmp_path):
 
 
 def _kind(value) -> str | None:
-    if isinstance(value, dict) and "paths" in value:
+    if isinstance(value, dict) and "stub_code" in value:
         return "record"
     if isinstance(value, tuple) and len(value) == 4 and type(value[0]).__name__ == "Stage":
         return "stage" if not value[0].path.endswith("/etapa-1.yaml") else None   # (etapa-1 is edited below)
