@@ -13,7 +13,7 @@ from league.models import (
     Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
-from league.rules.truco import game_error, parse_board_score, shared_games
+from league.rules.truco import game_error, parse_board_score, parse_game, shared_games
 from league.workers import StreamWorker, TaskFeed
 from league.marked import MDict, MList
 
@@ -347,13 +347,13 @@ class Loader:
             data.update({k: v for k, v in over.model_dump().items() if v is not None})
         wo = []
         for text in data["walkover_games"]:
-            m = re.match(r"^(\d+)-(\d+)$", text)
-            err = game_error(int(m.group(1)), int(m.group(2)), TrucoConfig(game_points=data["game_points"])) \
-                if m else "escreva como \"12-0\""
+            game = parse_game(text.strip())   # "12-0", "12x0", "12×0"
+            err = game_error(*game, TrucoConfig(game_points=data["game_points"])) \
+                if game else "escreva como \"12-0\" ou \"12x0\""
             if err:
                 self.diags.error(SourceMark(rel, 1, 1), f"truco.walkover_games: placar \"{text}\" inválido: {err}")
             else:
-                wo.append((int(m.group(1)), int(m.group(2))))
+                wo.append(game)
         if len(wo) != data["games_to_win"] and not any(d.message.startswith("truco.walkover_games")
                                                        for d in self.diags.items):
             self.diags.error(SourceMark(rel, 1, 1), f"truco.walkover_games deve ter {data['games_to_win']} partidas "

@@ -10,8 +10,19 @@ import datetime as dt
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag
+from pydantic.json_schema import WithJsonSchema
+
+from league.rules.truco import GAME
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+
+# A board line: its games separated by spaces, each "12-7", "12x7", "12X7" or "12×7" (league.rules.truco.GAME),
+# or the result only ("2-1", "2x1"). The pattern is for the editor only (JSON Schema): the loader parses the
+# line itself and says which game is wrong, at its line (league.rules.truco.parse_board_score).
+BOARD_SCORE_PATTERN = rf"^\s*{GAME}(\s+{GAME})*\s*$"
+GAME_SCORE_PATTERN = rf"^\s*{GAME}\s*$"
+BoardScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": BOARD_SCORE_PATTERN})]
+GameScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": GAME_SCORE_PATTERN})]
 
 # Bounds of every number an editor types, far above any federation's use: a slip of the keyboard (or a hostile
 # file) is reported at its line, never computed with (a date past 9999 overflows; `boards: 1000000000` would
@@ -57,8 +68,8 @@ class TrucoSettings(Strict):
                         description="Jogos (duplas) por confronto de equipes (item 9.1). Número ímpar.")
     games_to_win: int = Field(2, ge=1, le=5, description="Partidas para vencer um jogo: 2 = melhor de três (item 10.3).")
     game_points: int = Field(12, ge=1, le=MAX_GAME_POINTS, description="Tentos (pontinhos) para vencer uma partida.")
-    walkover_games: list[str] = Field(["12-0", "12-0"], max_length=MAX_BOARDS,
-                                      description="Placar das partidas de um jogo vencido por W.O.")
+    walkover_games: list[GameScore] = Field(["12-0", "12-0"], max_length=MAX_BOARDS,
+                                            description="Placar das partidas de um jogo vencido por W.O.")
     team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA), max_length=MAX_CRITERIA,
                                                 description="Critérios de desempate das equipes, em ordem (item 10.1).")
     pair_tiebreaks: list[TeamCriterion] = Field(
@@ -101,7 +112,7 @@ class TrucoOverrides(Strict):
     boards: int | None = Field(None, ge=1, le=MAX_BOARDS)
     games_to_win: int | None = Field(None, ge=1, le=5)
     game_points: int | None = Field(None, ge=1, le=MAX_GAME_POINTS)
-    walkover_games: list[str] | None = Field(None, max_length=MAX_BOARDS)
+    walkover_games: list[GameScore] | None = Field(None, max_length=MAX_BOARDS)
     team_tiebreaks: list[TeamCriterion] | None = Field(None, max_length=MAX_CRITERIA)
     pair_tiebreaks: list[TeamCriterion] | None = Field(None, max_length=MAX_CRITERIA)
     ranking_points: list[Points] | None = Field(None, max_length=MAX_PLACES)
@@ -139,7 +150,8 @@ PairRef = Union[Annotated[int, Field(ge=1, le=MAX_BOARDS)], PairIds]
 class BoardMap(Strict):
     home: PairRef | None = Field(None, description="Dupla da casa: número no elenco (1, 2, …) ou [jogador, jogador].")
     away: PairRef | None = Field(None, description="Dupla visitante: número no elenco ou [jogador, jogador].")
-    score: str | None = Field(None, description="Partidas, tentos da casa primeiro: \"12-7 9-12 12-10\".")
+    score: BoardScore | None = Field(None, description="Partidas, tentos da casa primeiro: \"12-7 9-12 12-10\" "
+                                                       "(ou \"12x7 9x12 12x10\").")
     walkover: Literal["home", "away"] | None = Field(None, description="Lado que não jogou (W.O. no jogo).")
 
 
@@ -147,7 +159,7 @@ def _board_tag(v: Any) -> str:
     return "text" if isinstance(v, str) else "map"
 
 
-Board = Annotated[Union[Annotated[str, Tag("text")], Annotated[BoardMap, Tag("map")]], Discriminator(_board_tag)]
+Board = Annotated[Union[Annotated[BoardScore, Tag("text")], Annotated[BoardMap, Tag("map")]], Discriminator(_board_tag)]
 
 
 class Match(Strict):
