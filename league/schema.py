@@ -7,10 +7,12 @@ by the loader, which keeps the line and column of every value.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StringConstraints, Tag
 from pydantic.json_schema import WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from league.rules.truco import GAME
 
@@ -46,8 +48,24 @@ MAX_ORDER = 1_000_000        # a page's place in the menu
 MAX_CRITERIA = 20            # tiebreak criteria listed (6 exist; a repeated one is an error)
 MAX_SEED = 2 ** 63 - 1       # a draw's seed (league draw writes 1…999999)
 
+_ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def _quoted_date(value: Any) -> Any:
+    """A quoted ISO date ('2026-03-14', as the GitHub web editor and YAML tools write it) is the same date as the
+    unquoted one. Any other text is left to the date check, which reports it (league.validate: "use AAAA-MM-DD");
+    an impossible date (2026-02-30) is reported as the unquoted one is (league.yamlio)."""
+    if type(value) is str and _ISO_DATE.match(value):   # (not str subclasses: an impossible date already reported)
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise PydanticCustomError("date_impossible", "data inexistente") from None
+    return value
+
+
+# the editor's YAML 1.2 reads every date as text, quoted or not: the pattern is what it checks
 Date = Annotated[dt.date, Field(ge=DATE_MIN, le=DATE_MAX, json_schema_extra={
-    "pattern": r"^(19[0-9]{2}|20[0-9]{2}|2100)-"})]   # (the editor's YAML 1.2 reads a date as text)
+    "pattern": r"^(19[0-9]{2}|20[0-9]{2}|2100)-[0-9]{2}-[0-9]{2}$"}), BeforeValidator(_quoted_date)]
 Points = Union[Annotated[int, Field(ge=0, le=MAX_RANKING_POINTS)],
                Annotated[float, Field(ge=0, le=MAX_RANKING_POINTS, allow_inf_nan=False)]]
 TRUCO_TEAM_CRITERIA = ("wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw")

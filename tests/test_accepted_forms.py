@@ -1,6 +1,7 @@
-"""data-format.md, "What editors actually type": a score with `x`, `X` or `×` where `-` separates two numbers
-means the same as the canonical form — the same site, byte for byte — while anything else is reported at its
-file:line:col; the JSON Schema (what the editor checks as one types) accepts and flags the same."""
+"""data-format.md, "What editors actually type": a quoted ISO date and a score with `x`, `X` or `×` where `-`
+separates two numbers mean the same as the canonical form — the same site, byte for byte — while anything else
+is reported at its file:line:col; the JSON Schema (what the editor checks as one types) accepts and flags the
+same."""
 from __future__ import annotations
 
 import itertools
@@ -63,6 +64,14 @@ def canonical(dest: Path) -> Path:
     return content
 
 
+def quoted_dates(content: Path) -> None:
+    _sub(content, STAGE, "date: 2026-03-14", "date: '2026-03-14'")
+    _sub(content, STAGE2, "date: 2026-06-13", 'date: "2026-06-13"')
+    _sub(content, STAGE3, "date: 2026-09-12", "date: '2026-09-12'")
+    _sub(content, CHAMP, "date: 2026-05-10", 'date: "2026-05-10"')
+    _sub(content, NEWS, "date: 2026-03-16", "date: '2026-03-16'")
+
+
 def scores_with_x(content: Path) -> None:
     """Every `-` between two numbers of a score becomes x, ×, X or stays -, in turn: mixed in one line too."""
     seps = itertools.cycle(["x", "×", "X", "-"])
@@ -74,6 +83,11 @@ def scores_with_x(content: Path) -> None:
         path.write_text("\n".join(lines), encoding="utf-8")
     assert '"2-0"' not in (content / STAGE3).read_text(encoding="utf-8")   # the result only, too
     _sub(content, LEAGUE, '["12-0", "12-0"]', '["12x0", "12×0"]')
+
+
+def everything(content: Path) -> None:
+    quoted_dates(content)
+    scores_with_x(content)
 
 
 def build(content: Path) -> Path:
@@ -103,7 +117,7 @@ def test_canonical_tree_has_what_the_forms_change(tmp_path):
     assert '"2-0"' in text[STAGE3] and 'score: "12-0 12-4"' in text[STAGE3] and "walkover: home" in text[STAGE3]
 
 
-@pytest.mark.parametrize("form", [scores_with_x],
+@pytest.mark.parametrize("form", [quoted_dates, scores_with_x, everything],
                          ids=lambda f: f.__name__)
 def test_accepted_form_builds_the_same_site(tmp_path, canonical_site, form):
     content = canonical(tmp_path)
@@ -204,6 +218,10 @@ MATCH = "phases:\n  - name: F\n    groups:\n      A:\n        teams: [aa, bb]\n 
 
 
 @pytest.mark.parametrize("kind,text", [
+    ("stage", "name: E\ndate: '2026-03-14'\nstatus: final\n"),
+    ("stage", 'name: E\ndate: "2026-03-14"\nstatus: final\n'),
+    ("championship", "name: C\ndate: '2026-05-10'\nstatus: final\nfee: 50\nplayers: {1: ana}\n"),
+    ("page", "title: Notícia\ndate: '2026-03-16'\n"),
     ("stage", STAGE_HEAD + MATCH + "".join(f"              - {b}\n" for b in [
         '"12x7 9x12 12x10"', '"12×7 12×3"', '"12X7 9-12 12×10"', "12x5 12x5", '"2x1"', '"2-0"',
         '{home: 1, away: 1, score: "12x0 12×4"}', "{home: 2, away: 2, walkover: home}"])),
@@ -238,7 +256,44 @@ BOARD = "phases/0/groups/A/matches/0/boards/0"
      f"{BOARD}/score: '12y7 12-5' does not match"),
     ("league", "name: F\nshort_name: F\ntruco: {walkover_games: [12y0]}\n",
      "truco/walkover_games/0: '12y0' does not match"),
+    ("stage", "name: E\ndate: 14/03/2026\nstatus: final\n", "date: '14/03/2026' does not match"),
+    ("stage", "name: E\ndate: '2026-3-14'\nstatus: final\n", "date: '2026-3-14' does not match"),
+    ("stage", "name: E\ndate: '2026-03-14 10:00'\nstatus: final\n", "date: '2026-03-14 10:00' does not match"),
+    ("page", "title: N\ndate: 'amanhã'\n", "date: 'amanhã' does not match"),
 ])
 def test_schema_flags_what_the_loader_refuses(kind, text, expected):
     errs = leaf_errors(kind, text)
     assert any(e.startswith(expected) for e in errs), errs
+
+
+# ---------------------------------------------------------------- dates reported at their line
+
+@pytest.mark.parametrize("written,hint", [
+    ("14/03/2026", "escreva 2026-03-14"),
+    ("'2026-3-14'", "escreva 2026-03-14"),
+    ("14 de março", None),
+    ("2026-03-14 10:00:00", "escreva só a data, sem a hora: 2026-03-14"),
+    ("20260314", None),
+])
+def test_garbage_date_says_the_form_it_takes(tmp_path, written, hint):
+    text = group_stage().replace("date: 2026-03-14", f"date: {written}")
+    d = only(errors(tmp_path, {"etapa-1": text}, CLUBS))
+    assert (d.mark.path, d.mark.line, d.mark.col) == (PATH, 2, 7)
+    shown = {"14/03/2026": '"14/03/2026"', "'2026-3-14'": '"2026-3-14"', "14 de março": '"14 de março"',
+             "2026-03-14 10:00:00": "2026-03-14 10:00:00 (data e hora)", "20260314": "20260314 (número)"}[written]
+    assert d.message == f"data inválida em date: recebido {shown}; use AAAA-MM-DD, por exemplo 2026-03-14"
+    assert d.hint == hint
+
+
+def test_quoted_impossible_date_is_reported_as_the_unquoted_one(tmp_path):
+    for i, written in enumerate(("2026-02-30", "'2026-02-30'", '"2026-02-30"')):
+        text = group_stage().replace("date: 2026-03-14", f"date: {written}")
+        d = only(errors(tmp_path / str(i), {"etapa-1": text}, CLUBS))
+        assert (d.mark.line, d.mark.col, d.message) == (2, 7, 'data inexistente "2026-02-30"')
+        assert d.hint == "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14"
+
+
+def test_quoted_date_out_of_bounds_is_reported_as_the_unquoted_one(tmp_path):
+    text = group_stage().replace("date: 2026-03-14", "date: '9999-12-31'")
+    d = only(errors(tmp_path, {"etapa-1": text}, CLUBS))
+    assert d.message == "data fora do limite em date: recebido 9999-12-31; esperado uma data de 1900-01-01 a 2100-12-31"
