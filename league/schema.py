@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StringConstraints, Tag
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StringConstraints, Tag
 from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
@@ -68,6 +68,20 @@ Date = Annotated[dt.date, Field(ge=DATE_MIN, le=DATE_MAX, json_schema_extra={
     "pattern": r"^(19[0-9]{2}|20[0-9]{2}|2100)-[0-9]{2}-[0-9]{2}$"}), BeforeValidator(_quoted_date)]
 Points = Union[Annotated[int, Field(ge=0, le=MAX_RANKING_POINTS)],
                Annotated[float, Field(ge=0, le=MAX_RANKING_POINTS, allow_inf_nan=False)]]
+# status: the English values the JSON API keeps, or the Portuguese words the site shows (data-format.md, "What
+# editors actually type"): a stage is agendada/encerrada, a championship agendado/encerrado (either is accepted)
+STATUS_WORDS = {"agendada": "scheduled", "em andamento": "in_progress", "encerrada": "final",
+                "agendado": "scheduled", "encerrado": "final"}
+
+
+def _english_status(value: str) -> str:
+    return STATUS_WORDS.get(value, value)
+
+
+StageStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendada", "em andamento", "encerrada"],
+                        AfterValidator(_english_status)]
+ChampionshipStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendado", "em andamento", "encerrado",
+                                       "agendada", "encerrada"], AfterValidator(_english_status)]
 TRUCO_TEAM_CRITERIA = ("wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw")
 QUATRILHO_CRITERIA = ("net", "positive_rounds", "points_won", "best_round", "draw")
 TeamCriterion = Literal["wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"]
@@ -239,8 +253,9 @@ class StageFile(Strict):
     date: Date = Field(description="Data (AAAA-MM-DD).")
     host: Slug | None = Field(None, description="Clube anfitrião (id).")
     city: str | None = Field(None, description="Cidade.")
-    status: Literal["scheduled", "in_progress", "final"] = Field(
-        description="scheduled (agendada), in_progress (em andamento) ou final (encerrada).")
+    status: StageStatus = Field(
+        description="scheduled (agendada), in_progress (em andamento) ou final (encerrada); em português ou em "
+                    "inglês, é o mesmo.")
     teams: dict[Slug, Team] = Field({}, max_length=MAX_TEAMS, description="Equipes: id → elenco.")
     phases: list[Phase] = Field([], max_length=MAX_PHASES, description="Fases, em ordem.")
     draws: list[Draw] = Field([], max_length=MAX_TEAMS, description="Sorteios registrados (item 10.1).")
@@ -324,8 +339,9 @@ class ChampionshipFile(Strict):
     name: str = Field(description="Nome do campeonato, ex.: 1º Campeonato Aberto de Quatrilho de Chapecó.")
     municipality: str | None = Field(None, description="Município (os 4 primeiros vão ao estadual, Art. 23).")
     date: Date = Field(description="Data (AAAA-MM-DD).")
-    status: Literal["scheduled", "in_progress", "final"] = Field(
-        description="scheduled (agendado), in_progress (em andamento) ou final (encerrado).")
+    status: ChampionshipStatus = Field(
+        description="scheduled (agendado), in_progress (em andamento) ou final (encerrado); em português ou em "
+                    "inglês, é o mesmo.")
     fee: float = Field(ge=0, le=MAX_FEE, allow_inf_nan=False,
                        description="Valor em R$ de cada inscrição e reinscrição (Art. 7), ex.: 50.00.")
     prizes: dict[Annotated[int, Field(ge=1, le=MAX_PLACES)],

@@ -1,7 +1,7 @@
-"""data-format.md, "What editors actually type": a quoted ISO date and a score with `x`, `X` or `×` where `-`
-separates two numbers mean the same as the canonical form — the same site, byte for byte — while anything else
-is reported at its file:line:col; the JSON Schema (what the editor checks as one types) accepts and flags the
-same."""
+"""data-format.md, "What editors actually type": a quoted ISO date, a score with `x`, `X` or `×` where `-`
+separates two numbers, and a `status:` in Portuguese mean the same as the canonical form — the same site, byte
+for byte — while anything else is reported at its file:line:col; the JSON Schema (what the editor checks as
+one types) accepts and flags the same."""
 from __future__ import annotations
 
 import itertools
@@ -20,9 +20,10 @@ from league.errors import Diagnostics
 from league.models import TrucoConfig
 from league.rules.truco import parse_board_score, parse_game
 from league.schema import BOARD_SCORE_PATTERN, GAME_SCORE_PATTERN
+from league.schema_cli import generate, kinds
 from league.yamlio import parse_yaml
 from tests.bad_input.harness import BASE
-from tests.truco_fixtures import errors, line_of, run, stage_result
+from tests.truco_fixtures import errors, line_of, run, stage_data, stage_result
 from tests.test_invalid import CLUBS, OK_BOARDS, PATH, group_stage, only
 from tests.test_schema import errors as schema_errors
 from tests.test_schema import jsonable, load, validator
@@ -85,9 +86,17 @@ def scores_with_x(content: Path) -> None:
     _sub(content, LEAGUE, '["12-0", "12-0"]', '["12x0", "12×0"]')
 
 
+def status_in_portuguese(content: Path) -> None:
+    _sub(content, STAGE, "status: final", "status: encerrada")
+    _sub(content, STAGE2, "status: scheduled", "status: agendada")
+    _sub(content, STAGE3, "status: in_progress", "status: em andamento")
+    _sub(content, CHAMP, "status: final", "status: encerrado")
+
+
 def everything(content: Path) -> None:
     quoted_dates(content)
     scores_with_x(content)
+    status_in_portuguese(content)
 
 
 def build(content: Path) -> Path:
@@ -117,7 +126,7 @@ def test_canonical_tree_has_what_the_forms_change(tmp_path):
     assert '"2-0"' in text[STAGE3] and 'score: "12-0 12-4"' in text[STAGE3] and "walkover: home" in text[STAGE3]
 
 
-@pytest.mark.parametrize("form", [quoted_dates, scores_with_x, everything],
+@pytest.mark.parametrize("form", [quoted_dates, scores_with_x, status_in_portuguese, everything],
                          ids=lambda f: f.__name__)
 def test_accepted_form_builds_the_same_site(tmp_path, canonical_site, form):
     content = canonical(tmp_path)
@@ -133,6 +142,13 @@ def test_accepted_form_builds_the_same_site(tmp_path, canonical_site, form):
     mine, theirs = json.loads(site[different[0]]), json.loads(canonical_site[different[0]])
     assert mine.pop("inputs") != theirs.pop("inputs")
     assert mine == theirs
+
+
+def test_api_keeps_the_english_status(tmp_path):
+    report = run(tmp_path, {"etapa-1": group_stage().replace("status: final", "status: encerrada"),
+                            "etapa-2": "name: 2ª Etapa\ndate: '2026-06-13'\nstatus: agendada\n"}, CLUBS)
+    assert stage_data(report)["status"] == "final"
+    assert stage_data(report, "etapa-2")["status"] == "scheduled"
 
 
 # ---------------------------------------------------------------- scores
@@ -218,13 +234,16 @@ MATCH = "phases:\n  - name: F\n    groups:\n      A:\n        teams: [aa, bb]\n 
 
 
 @pytest.mark.parametrize("kind,text", [
-    ("stage", "name: E\ndate: '2026-03-14'\nstatus: final\n"),
-    ("stage", 'name: E\ndate: "2026-03-14"\nstatus: final\n'),
-    ("championship", "name: C\ndate: '2026-05-10'\nstatus: final\nfee: 50\nplayers: {1: ana}\n"),
-    ("page", "title: Notícia\ndate: '2026-03-16'\n"),
+    ("stage", "name: E\ndate: '2026-03-14'\nstatus: encerrada\n"),
+    ("stage", 'name: E\ndate: "2026-03-14"\nstatus: agendada\n'),
+    ("stage", "name: E\ndate: 2026-03-14\nstatus: em andamento\n"),
     ("stage", STAGE_HEAD + MATCH + "".join(f"              - {b}\n" for b in [
         '"12x7 9x12 12x10"', '"12×7 12×3"', '"12X7 9-12 12×10"', "12x5 12x5", '"2x1"', '"2-0"',
         '{home: 1, away: 1, score: "12x0 12×4"}', "{home: 2, away: 2, walkover: home}"])),
+    ("championship", "name: C\ndate: '2026-05-10'\nstatus: encerrado\nfee: 50\nplayers: {1: ana}\n"),
+    ("championship", "name: C\ndate: 2026-05-10\nstatus: encerrada\nfee: 50\nplayers: {1: ana}\n"),
+    ("championship", "name: C\ndate: 2026-05-10\nstatus: em andamento\nfee: 50\nplayers: {1: ana}\n"),
+    ("page", "title: Notícia\ndate: '2026-03-16'\n"),
     ("league", "name: F\nshort_name: F\ntruco: {walkover_games: [12x0, '12×0']}\n"),
     ("season", "truco: {walkover_games: ['12X0', '12-0']}\n"),
 ])
@@ -254,19 +273,32 @@ BOARD = "phases/0/groups/A/matches/0/boards/0"
     ("stage", STAGE_HEAD + MATCH + '              - ""\n', f"{BOARD}: '' does not match"),
     ("stage", STAGE_HEAD + MATCH + '              - {home: 1, away: 1, score: "12y7 12-5"}\n',
      f"{BOARD}/score: '12y7 12-5' does not match"),
-    ("league", "name: F\nshort_name: F\ntruco: {walkover_games: [12y0]}\n",
-     "truco/walkover_games/0: '12y0' does not match"),
     ("stage", "name: E\ndate: 14/03/2026\nstatus: final\n", "date: '14/03/2026' does not match"),
     ("stage", "name: E\ndate: '2026-3-14'\nstatus: final\n", "date: '2026-3-14' does not match"),
     ("stage", "name: E\ndate: '2026-03-14 10:00'\nstatus: final\n", "date: '2026-03-14 10:00' does not match"),
+    ("stage", "name: E\ndate: 2026-03-14\nstatus: encerado\n", "status: 'encerado' is not one of"),
+    ("championship", "name: C\ndate: 2026-05-10\nstatus: Encerrado\nfee: 50\nplayers: {1: ana}\n",
+     "status: 'Encerrado' is not one of"),
     ("page", "title: N\ndate: 'amanhã'\n", "date: 'amanhã' does not match"),
+    ("league", "name: F\nshort_name: F\ntruco: {walkover_games: [12y0]}\n",
+     "truco/walkover_games/0: '12y0' does not match"),
 ])
 def test_schema_flags_what_the_loader_refuses(kind, text, expected):
     errs = leaf_errors(kind, text)
     assert any(e.startswith(expected) for e in errs), errs
 
 
-# ---------------------------------------------------------------- dates reported at their line
+def test_schema_offers_the_portuguese_status_words():
+    """The editor's autocompletion lists the enum: the Portuguese words are there, after the English ones."""
+    stage = generate(next(k for k in kinds() if k.name == "stage"))
+    assert stage["properties"]["status"]["enum"] == ["scheduled", "in_progress", "final",
+                                                      "agendada", "em andamento", "encerrada"]
+    champ = generate(next(k for k in kinds() if k.name == "championship"))
+    assert {"agendado", "em andamento", "encerrado", "agendada", "encerrada"} <= \
+        set(champ["properties"]["status"]["enum"])
+
+
+# ---------------------------------------------------------------- dates and status reported at their line
 
 @pytest.mark.parametrize("written,hint", [
     ("14/03/2026", "escreva 2026-03-14"),
@@ -297,3 +329,15 @@ def test_quoted_date_out_of_bounds_is_reported_as_the_unquoted_one(tmp_path):
     text = group_stage().replace("date: 2026-03-14", "date: '9999-12-31'")
     d = only(errors(tmp_path, {"etapa-1": text}, CLUBS))
     assert d.message == "data fora do limite em date: recebido 9999-12-31; esperado uma data de 1900-01-01 a 2100-12-31"
+
+
+@pytest.mark.parametrize("written,suggestion", [
+    ("encerado", "encerrada"), ("em_andamento", "em andamento"), ("agendado", "agendada"), ("fnal", "final"),
+])
+def test_unknown_status_word_gets_a_suggestion(tmp_path, written, suggestion):
+    text = group_stage().replace("status: final", f"status: {written}")
+    d = only(errors(tmp_path, {"etapa-1": text}, CLUBS))
+    assert (d.mark.path, d.mark.line, d.mark.col) == (PATH, 3, 9)
+    assert d.message == (f'valor inválido em status: recebido "{written}" (texto); esperado scheduled ou '
+                         "in_progress ou final ou agendada ou em andamento ou encerrada")
+    assert d.hint.startswith(f'você quis dizer "{suggestion}"')

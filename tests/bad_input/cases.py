@@ -198,6 +198,10 @@ CASES: list[Case] = [
          hint='chaves aceitas aqui: club, name, pairs'),
     Case("tipo-regra-em-texto", append(LEAGUE, "truco: {boards: cinco}\n"),
          [(c(LEAGUE), 4, 17, 'valor inválido em truco.boards: recebido "cinco" (texto); esperado um número inteiro')]),
+    Case("status-desconhecido-no-campeonato", sub(CHAMP, "status: final", "status: encerrdo"),
+         [(c(CHAMP), 4, 9, 'valor inválido em status: recebido "encerrdo" (texto); esperado scheduled ou in_progress '
+           'ou final ou agendado ou em andamento ou encerrado ou agendada ou encerrada')],
+         hint='você quis dizer "encerrado" ou "encerrada"?'),
     # ------------------------------------------------------------------ unknown ids
     Case("id-jogador-desconhecido", sub(STAGE, "[aptru-3a, aptru-3b]", "[aptru-3a, aptru-3c]"),
          [(c(STAGE), 11, 20, 'jogador desconhecido "aptru-3c"')],
