@@ -202,7 +202,11 @@ def test_walkover_games_take_x_too(tmp_path):
     board = first_board(run(tmp_path / "a", {"etapa-1": text}, CLUBS, league=league))
     assert board.games == ((12, 0), (12, 3))
     bad = errors(tmp_path / "b", {"etapa-1": text}, CLUBS, league=league.replace("12×3", "12y3"))
-    assert [d.message for d in bad] == ['truco.walkover_games: placar "12y3" inválido: escreva como "12-0" ou "12x0"']
+    assert [(d.mark.path, d.mark.line, d.mark.col, d.message) for d in bad] == [
+        ("content/league.yaml", 4, 26, 'truco.walkover_games: placar "12y3" inválido: escreva como "12-0" ou "12x0"')]
+    bad = errors(tmp_path / "c", {"etapa-1": text}, CLUBS, season="truco:\n  walkover_games:\n    - 12x0\n    - 12-13\n")
+    assert [(d.mark.path, d.mark.line, d.mark.col) for d in bad] == [("content/seasons/2026/season.yaml", 4, 7)]
+    assert bad[0].message.startswith('truco.walkover_games: placar "12-13" inválido: o vencedor tem exatamente 12')
 
 
 # the board line grammar as the loader reads it, and as the JSON Schema's pattern says it (for the editor)
