@@ -14,7 +14,7 @@ from league.models import (
     Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Page, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
-from league.rules.truco import game_error, parse_board_score, shared_games
+from league.rules.truco import game_error, parse_board_score, parse_game, shared_games
 from league.workers import StreamWorker, TaskFeed
 from league.marked import MDict, MList
 
@@ -356,14 +356,15 @@ class Loader:
         if over is not None:
             data.update({k: v for k, v in over.model_dump().items() if v is not None})
         wo = []
-        for text in data["walkover_games"]:
-            m = re.match(r"^(\d+)-(\d+)$", text)
-            err = game_error(int(m.group(1)), int(m.group(2)), TrucoConfig(game_points=data["game_points"])) \
-                if m else "escreva como \"12-0\""
+        for i, text in enumerate(data["walkover_games"]):
+            game = parse_game(text.strip())   # "12-0", "12x0", "12×0"
+            err = game_error(*game, TrucoConfig(game_points=data["game_points"])) \
+                if game else "escreva como \"12-0\" ou \"12x0\""
             if err:
-                self.diags.error(SourceMark(rel, 1, 1), f"truco.walkover_games: placar \"{text}\" inválido: {err}")
+                self.diags.error(_walkover_mark(raw, i, rel),
+                                 f"truco.walkover_games: placar \"{text}\" inválido: {err}")
             else:
-                wo.append((int(m.group(1)), int(m.group(2))))
+                wo.append(game)
         if len(wo) != data["games_to_win"] and not any(d.message.startswith("truco.walkover_games")
                                                        for d in self.diags.items):
             self.diags.error(SourceMark(rel, 1, 1), f"truco.walkover_games deve ter {data['games_to_win']} partidas "
@@ -594,7 +595,7 @@ class Loader:
         quat = league.quatrilho
         if smodel and smodel.truco:
             base = S.TrucoSettings(**{**_truco_dump(league.truco)})
-            truco = self.truco_config(base, smodel.truco, None, self.rel(sfile))
+            truco = self.truco_config(base, smodel.truco, raw, self.rel(sfile))
         if smodel and smodel.quatrilho:
             quat = self.quatrilho_config(S.QuatrilhoSettings(**{**league.quatrilho.__dict__,
                                                                  "tiebreaks": list(league.quatrilho.tiebreaks)}),
@@ -911,6 +912,13 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _walkover_mark(raw, i: int, rel: str) -> SourceMark:
+    """Where the i-th item of truco.walkover_games was written (league.yaml or season.yaml), or the file's start."""
+    truco = raw.get("truco") if isinstance(raw, MDict) else None
+    games = truco.get("walkover_games") if isinstance(truco, MDict) else None
+    return games.imark(i) if isinstance(games, MList) and i < len(games) else SourceMark(rel, 1, 1)
 
 
 def _truco_dump(cfg: TrucoConfig) -> dict:

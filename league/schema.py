@@ -7,11 +7,24 @@ by the loader, which keeps the line and column of every value.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, StringConstraints, Tag
+from pydantic.json_schema import WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from league.rules.truco import GAME
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+
+# A board line: its games separated by spaces, each "12-7", "12x7", "12X7" or "12×7" (league.rules.truco.GAME),
+# or the result only ("2-1", "2x1"). The pattern is for the editor only (JSON Schema): the loader parses the
+# line itself and says which game is wrong, at its line (league.rules.truco.parse_board_score).
+BOARD_SCORE_PATTERN = rf"^\s*{GAME}(\s+{GAME})*\s*$"
+GAME_SCORE_PATTERN = rf"^\s*{GAME}\s*$"
+BoardScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": BOARD_SCORE_PATTERN})]
+GameScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": GAME_SCORE_PATTERN})]
 
 # Bounds of every number an editor types, far above any federation's use: a slip of the keyboard (or a hostile
 # file) is reported at its line, never computed with (a date past 9999 overflows; `boards: 1000000000` would
@@ -35,10 +48,40 @@ MAX_ORDER = 1_000_000        # a page's place in the menu
 MAX_CRITERIA = 20            # tiebreak criteria listed (6 exist; a repeated one is an error)
 MAX_SEED = 2 ** 63 - 1       # a draw's seed (league draw writes 1…999999)
 
+_ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def _quoted_date(value: Any) -> Any:
+    """A quoted ISO date ('2026-03-14', as the GitHub web editor and YAML tools write it) is the same date as the
+    unquoted one. Any other text is left to the date check, which reports it (league.validate: "use AAAA-MM-DD");
+    an impossible date (2026-02-30) is reported as the unquoted one is (league.yamlio)."""
+    if type(value) is str and _ISO_DATE.match(value):   # (not str subclasses: an impossible date already reported)
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise PydanticCustomError("date_impossible", "data inexistente") from None
+    return value
+
+
+# the editor's YAML 1.2 reads every date as text, quoted or not: the pattern is what it checks
 Date = Annotated[dt.date, Field(ge=DATE_MIN, le=DATE_MAX, json_schema_extra={
-    "pattern": r"^(19[0-9]{2}|20[0-9]{2}|2100)-"})]   # (the editor's YAML 1.2 reads a date as text)
+    "pattern": r"^(19[0-9]{2}|20[0-9]{2}|2100)-[0-9]{2}-[0-9]{2}$"}), BeforeValidator(_quoted_date)]
 Points = Union[Annotated[int, Field(ge=0, le=MAX_RANKING_POINTS)],
                Annotated[float, Field(ge=0, le=MAX_RANKING_POINTS, allow_inf_nan=False)]]
+# status: the English values the JSON API keeps, or the Portuguese words the site shows (data-format.md, "What
+# editors actually type"): a stage is agendada/encerrada, a championship agendado/encerrado (either is accepted)
+STATUS_WORDS = {"agendada": "scheduled", "em andamento": "in_progress", "encerrada": "final",
+                "agendado": "scheduled", "encerrado": "final"}
+
+
+def _english_status(value: str) -> str:
+    return STATUS_WORDS.get(value, value)
+
+
+StageStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendada", "em andamento", "encerrada"],
+                        AfterValidator(_english_status)]
+ChampionshipStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendado", "em andamento", "encerrado",
+                                       "agendada", "encerrada"], AfterValidator(_english_status)]
 TRUCO_TEAM_CRITERIA = ("wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw")
 QUATRILHO_CRITERIA = ("net", "positive_rounds", "points_won", "best_round", "draw")
 TeamCriterion = Literal["wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"]
@@ -57,8 +100,8 @@ class TrucoSettings(Strict):
                         description="Jogos (duplas) por confronto de equipes (item 9.1). Número ímpar.")
     games_to_win: int = Field(2, ge=1, le=5, description="Partidas para vencer um jogo: 2 = melhor de três (item 10.3).")
     game_points: int = Field(12, ge=1, le=MAX_GAME_POINTS, description="Tentos (pontinhos) para vencer uma partida.")
-    walkover_games: list[str] = Field(["12-0", "12-0"], max_length=MAX_BOARDS,
-                                      description="Placar das partidas de um jogo vencido por W.O.")
+    walkover_games: list[GameScore] = Field(["12-0", "12-0"], max_length=MAX_BOARDS,
+                                            description="Placar das partidas de um jogo vencido por W.O.")
     team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA), max_length=MAX_CRITERIA,
                                                 description="Critérios de desempate das equipes, em ordem (item 10.1).")
     pair_tiebreaks: list[TeamCriterion] = Field(
@@ -101,7 +144,7 @@ class TrucoOverrides(Strict):
     boards: int | None = Field(None, ge=1, le=MAX_BOARDS)
     games_to_win: int | None = Field(None, ge=1, le=5)
     game_points: int | None = Field(None, ge=1, le=MAX_GAME_POINTS)
-    walkover_games: list[str] | None = Field(None, max_length=MAX_BOARDS)
+    walkover_games: list[GameScore] | None = Field(None, max_length=MAX_BOARDS)
     team_tiebreaks: list[TeamCriterion] | None = Field(None, max_length=MAX_CRITERIA)
     pair_tiebreaks: list[TeamCriterion] | None = Field(None, max_length=MAX_CRITERIA)
     ranking_points: list[Points] | None = Field(None, max_length=MAX_PLACES)
@@ -139,7 +182,8 @@ PairRef = Union[Annotated[int, Field(ge=1, le=MAX_BOARDS)], PairIds]
 class BoardMap(Strict):
     home: PairRef | None = Field(None, description="Dupla da casa: número no elenco (1, 2, …) ou [jogador, jogador].")
     away: PairRef | None = Field(None, description="Dupla visitante: número no elenco ou [jogador, jogador].")
-    score: str | None = Field(None, description="Partidas, tentos da casa primeiro: \"12-7 9-12 12-10\".")
+    score: BoardScore | None = Field(None, description="Partidas, tentos da casa primeiro: \"12-7 9-12 12-10\" "
+                                                       "(ou \"12x7 9x12 12x10\").")
     walkover: Literal["home", "away"] | None = Field(None, description="Lado que não jogou (W.O. no jogo).")
 
 
@@ -147,7 +191,7 @@ def _board_tag(v: Any) -> str:
     return "text" if isinstance(v, str) else "map"
 
 
-Board = Annotated[Union[Annotated[str, Tag("text")], Annotated[BoardMap, Tag("map")]], Discriminator(_board_tag)]
+Board = Annotated[Union[Annotated[BoardScore, Tag("text")], Annotated[BoardMap, Tag("map")]], Discriminator(_board_tag)]
 
 
 class Match(Strict):
@@ -209,8 +253,9 @@ class StageFile(Strict):
     date: Date = Field(description="Data (AAAA-MM-DD).")
     host: Slug | None = Field(None, description="Clube anfitrião (id).")
     city: str | None = Field(None, description="Cidade.")
-    status: Literal["scheduled", "in_progress", "final"] = Field(
-        description="scheduled (agendada), in_progress (em andamento) ou final (encerrada).")
+    status: StageStatus = Field(
+        description="scheduled (agendada), in_progress (em andamento) ou final (encerrada); em português ou em "
+                    "inglês, é o mesmo.")
     teams: dict[Slug, Team] = Field({}, max_length=MAX_TEAMS, description="Equipes: id → elenco.")
     phases: list[Phase] = Field([], max_length=MAX_PHASES, description="Fases, em ordem.")
     draws: list[Draw] = Field([], max_length=MAX_TEAMS, description="Sorteios registrados (item 10.1).")
@@ -294,8 +339,9 @@ class ChampionshipFile(Strict):
     name: str = Field(description="Nome do campeonato, ex.: 1º Campeonato Aberto de Quatrilho de Chapecó.")
     municipality: str | None = Field(None, description="Município (os 4 primeiros vão ao estadual, Art. 23).")
     date: Date = Field(description="Data (AAAA-MM-DD).")
-    status: Literal["scheduled", "in_progress", "final"] = Field(
-        description="scheduled (agendado), in_progress (em andamento) ou final (encerrado).")
+    status: ChampionshipStatus = Field(
+        description="scheduled (agendado), in_progress (em andamento) ou final (encerrado); em português ou em "
+                    "inglês, é o mesmo.")
     fee: float = Field(ge=0, le=MAX_FEE, allow_inf_nan=False,
                        description="Valor em R$ de cada inscrição e reinscrição (Art. 7), ex.: 50.00.")
     prizes: dict[Annotated[int, Field(ge=1, le=MAX_PLACES)],

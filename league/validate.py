@@ -203,6 +203,9 @@ def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagn
         return
     if is_reported_invalid(value):
         return  # already reported (impossible date)
+    if etype in _DATE_ERRORS:
+        _date_error(etype, value, where, mark, diags)
+        return
     if etype in _TYPE_WORDS or etype == "union_types":
         words = " ou ".join(err["ctx"]["words"]) if etype == "union_types" else _TYPE_WORDS[etype]
         diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {words}",
@@ -252,6 +255,8 @@ def _range_error(model, loc: tuple, etype: str, ctx: dict, value: Any, where: st
     lo, hi, tp = _bounds_at(model, loc)
     bound = next(iter(ctx.values()), None)
     low = etype in ("greater_than_equal", "greater_than")
+    if isinstance(hi if not low else lo, dt.date) and type(value) is str:   # a quoted date ('9999-12-31'), read as the date it is
+        value = dt.date.fromisoformat(value)
     if isinstance(value, dt.date):
         if lo is not None and hi is not None:
             need = f"uma data de {lo.isoformat()} a {hi.isoformat()}"
@@ -276,6 +281,51 @@ def _range_error(model, loc: tuple, etype: str, ctx: dict, value: Any, where: st
                 "digitado certo (um zero a mais?)")
     diags.error(mark, f"valor fora do limite{where}: recebido {describe(value)}; esperado {need}", hint,
                 code="range")
+
+
+# a value that is not a date where a date goes (league.schema.Date): text other than AAAA-MM-DD, a number, a date
+# with a time; and a quoted date that does not exist (league.schema._quoted_date)
+_DATE_ERRORS = ("date_type", "date_parsing", "date_from_datetime_inexact", "date_from_datetime_parsing",
+                "date_impossible")
+_DAY_FIRST = re.compile(r"^\s*([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})\s*$")   # 14/03/2026, 14.3.2026, 14-03-2026
+_YEAR_FIRST = re.compile(r"^\s*([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})\s*$")  # 2026/03/14, 2026-3-14
+
+
+def _date_error(etype: str, value: Any, where: str, mark: SourceMark, diags: Diagnostics) -> None:
+    """What a date field received and the one form it takes. `date: 2026-03-14` and `date: '2026-03-14'` are
+    the same date (league.schema._quoted_date); anything else is reported here, with the value written."""
+    if etype == "date_impossible":
+        diags.error(mark, f"data inexistente \"{value}\"",
+                    "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14", code="date")
+        return
+    if isinstance(value, str):
+        short = value if len(value) <= 40 else value[:37] + "…"
+        got = f"\"{short}\""
+    elif isinstance(value, dt.datetime):
+        got = f"{value.isoformat(sep=' ')} (data e hora)"
+    else:
+        got = describe(value)
+    diags.error(mark, f"data inválida{where}: recebido {got}; use AAAA-MM-DD, por exemplo 2026-03-14",
+                _date_hint(value), code="date")
+
+
+def _date_hint(value: Any) -> str | None:
+    """The date the editor meant, in the form it takes, when that is clear: 14/03/2026 → 2026-03-14."""
+    if isinstance(value, dt.datetime):
+        return f"escreva só a data, sem a hora: {value.date().isoformat()}"
+    if not isinstance(value, str):
+        return None
+    m = _DAY_FIRST.match(value)
+    ymd = (m.group(3), m.group(2), m.group(1)) if m else None
+    m = _YEAR_FIRST.match(value)
+    ymd = (m.group(1), m.group(2), m.group(3)) if m else ymd
+    if ymd is None:
+        return None
+    try:
+        day = dt.date(int(ymd[0]), int(ymd[1]), int(ymd[2]))
+    except ValueError:
+        return None
+    return f"escreva {day.isoformat()}"
 
 
 def _num(x: Any) -> str:

@@ -39,10 +39,14 @@ class _MemoLoader(_Loader):
         tag = self._resolved.get(key)
         if tag is None:
             tag = super().resolve(kind, value, implicit)
+            if tag == _INT and _HEX_SCORE.match(value):   # `- 0x2`: a score (0-2), not YAML 1.1's hex number 2
+                tag = _STR
             if (value is None or len(value) <= 40) and len(self._resolved) < 100_000:   # ids, keys, scores
                 self._resolved[key] = tag
         return tag
 
+
+_HEX_SCORE = re.compile(r"^0x[0-9]+$")
 
 MAX_DEPTH = 40
 _constructor = SafeConstructor()

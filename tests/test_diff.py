@@ -137,7 +137,7 @@ def test_status_change_and_a_new_stage(repo):
 
 
 def test_content_that_fails_at_rev_is_reported_and_everything_is_new(repo):
-    write_stage(repo, stage().replace("status: final", "status: encerrada"))
+    write_stage(repo, stage().replace("status: final", "status: encerado"))   # a word no status takes
     git(repo, "commit", "-q", "-am", "quebrado")
     write_stage(repo, stage())
     res = run("diff", "HEAD", "--content", repo / "content")

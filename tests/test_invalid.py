@@ -280,7 +280,7 @@ def test_invalid_status_value_suggests(tmp_path):
     d = only(errors(tmp_path, {"etapa-1": text}, CLUBS))
     assert (d.mark.path, d.mark.line, d.mark.col) == (PATH, 3, 9)
     assert d.message == ('valor inválido em status: recebido "finall" (texto); '
-                         "esperado scheduled ou in_progress ou final")
+                         "esperado scheduled ou in_progress ou final ou agendada ou em andamento ou encerrada")
     assert d.hint == 'você quis dizer "final"?'
 
 

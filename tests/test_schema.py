@@ -300,7 +300,7 @@ def test_championship_example_validates():
     ("clubs", "aptru: {nome: APTRU}\n", "aptru: 'name' is a required property"),
     ("players", "ana-souza: {name: Ana, club: APTRU}\n", "ana-souza/club: 'APTRU' is not valid under any"),
     ("stage", "name: E\ndate: 2026-02-30\nstatus: final\n", "date: '2026-02-30' is not a 'date'"),
-    ("stage", "name: E\ndate: 2026-03-14\nstatus: encerrada\n", "status: 'encerrada' is not one of"),
+    ("stage", "name: E\ndate: 2026-03-14\nstatus: encerado\n", "status: 'encerado' is not one of"),
     ("stage", "name: E\ndate: 2026-03-14\nstatus: final\nteams: {Equipe A: {pairs: []}}\n",
      "teams: 'Equipe A' does not match"),
     ("stage", "name: E\ndate: 2026-03-14\nstatus: final\nteams: {aa: {pairs: [[a-1, a-2, a-3]]}}\n",

@@ -11,7 +11,19 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:   # the models call these rules (Match.balances): types only, no import circle
     from league.models import Board, Match, TrucoConfig
 
-_GAME = re.compile(r"^(\d{1,3})-(\d{1,3})$")
+# One game's score as editors write it: home pontinhos, a separator, away pontinhos: "12-7", "12x7", "12X7" or
+# "12×7" (data-format.md, "What editors actually type"). The same grammar is the JSON Schema's pattern for board
+# lines (league.schema.BOARD_SCORE_PATTERN), so the editor flags what the loader refuses. Digits are ASCII:
+# up to 4, as game_points may be up to 1000.
+GAME = r"[0-9]{1,4}[-xX×][0-9]{1,4}"
+_GAME = re.compile(r"^([0-9]{1,4})[-xX×]([0-9]{1,4})$")
+_SPACED = re.compile(r"[0-9]\s+[-xX×]|[-xX×]\s+[0-9]")   # "12 x 7": a separator with spaces around it
+
+
+def parse_game(token: str) -> Optional[tuple[int, int]]:
+    """(home, away) of one game's score ("12-7", "12x7", "12×7"), or None if it is not one."""
+    m = _GAME.match(token)
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 _SHARED: dict = {}  # every game score and board line once: see shared_games
@@ -37,7 +49,8 @@ _MEMO_MAX = 100_000   # entries a memo table keeps (valid lines are far fewer; o
 
 
 def parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore], Optional[str], Optional[str]]:
-    """A board line such as "12-7 9-12 12-10", or the result only ("2-1").
+    """A board line such as "12-7 9-12 12-10" (or "12x7 9x12 12x10": any separator of parse_game), or the
+    result only ("2-1", "2x1").
 
     Returns (score, error message, hint). # Truco 10.3 (a board is won 2x0 or 2x1), decision game_points
     An archive repeats a few thousand lines over tens of thousands of boards: each is parsed once.
@@ -59,11 +72,14 @@ def _parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScor
         return None, "placar vazio", "escreva as partidas, ex.: \"12-7 9-12 12-10\""
     pairs = []
     for tok in tokens:
-        m = _GAME.match(tok)
-        if not m:
+        game = parse_game(tok)
+        if game is None:
+            if _SPACED.search(text):
+                return None, f"placar \"{text.strip()}\" ilegível: espaço dentro de uma partida", \
+                    "escreva cada partida sem espaços, ex.: \"12x7 9x12 12x10\"; o espaço separa as partidas"
             return None, f"placar \"{tok}\" ilegível", "escreva cada partida como tentos da casa-tentos visitantes, " \
-                                                       "ex.: \"12-7\", separadas por espaço"
-        pairs.append((int(m.group(1)), int(m.group(2))))
+                                                       "ex.: \"12-7\" ou \"12x7\", separadas por espaço"
+        pairs.append(game)
     win = cfg.games_to_win
     if len(pairs) == 1:
         h, a = pairs[0]
