@@ -137,6 +137,63 @@ def test_unknown_locale_is_refused():
         i18n.activate("fr")
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_remembered_formats_are_the_formats(locale):
+    values = [Decimal(x) for x in ("0", "-0", "0.00", "2.5", "2.50", "-2.5", "1234.565", "0.005", "1E+3")]
+    values += [0, -0.0, 0.0, 2.5, 10, -3, 1234567, "7.25"]
+    with i18n.using(locale):
+        for fn in (i18n.money, i18n.decimal, i18n.number, i18n.signed):
+            for v in values * 2:  # the second time from memory
+                try:
+                    expected = fn.__wrapped__(v)
+                except Exception as e:
+                    expected = type(e)
+                try:
+                    got = fn(v)
+                except Exception as e:
+                    got = type(e)
+                assert got == expected, (fn.__name__, v)
+        assert i18n.join(["A", "B", "C"]) == i18n.join(("A", "B", "C"))
+
+
+# ---------------------------------------------------------------- templates
+
+def _template_env(locale: str, autoescape: bool = True):
+    import jinja2
+    env = jinja2.Environment(autoescape=autoescape, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True)
+    i18n.install(env, locale)
+    return env
+
+
+@pytest.mark.parametrize("locale, source, expected", [
+    ("en", '<th>{{ _("Clubes") }}</th>{% trans %}Jogadores{% endtrans %}', "<th>Clubs</th>Players"),
+    ("pt_BR", '<th>{{ _("Clubes") }}</th>{% trans %}Jogadores{% endtrans %}', "<th>Clubes</th>Jogadores"),
+    # newstyle gettext: the values are escaped, the translation is not; `%%` is a percent sign
+    ("pt_BR", '{{ _("%(a)s & %(b)s", a=name, b=safe) }}|{{ _("100%% <b>certo</b>") }}',
+     "Zé &amp; &lt;Cia&gt; & <i>ok</i>|100% <b>certo</b>"),
+    ("pt_BR", '{% trans x=name %}Olá, {{ x }}!{% endtrans %}', "Olá, Zé &amp; &lt;Cia&gt;!"),
+    ("en", '{{ ngettext("%(num)s jogador", "%(num)s jogadores", 1) }}, {{ ngettext("%(num)s jogador", '
+           '"%(num)s jogadores", n) }}', "1 player, 3 players"),
+    ("en", '{{ pgettext("abbreviation: wins", "V") }}', "W"),
+    ("pt_BR", '{% set _ = "rebound" %}{{ _ }}', "rebound"),
+    ("pt_BR", '{% autoescape false %}{{ _("%(x)s", x=name) }}{% endautoescape %}', "Zé & <Cia>"),
+])
+def test_templates_translate_and_escape_as_jinjas_newstyle_gettext(locale, source, expected):
+    from markupsafe import Markup
+    ctx = {"name": "Zé & <Cia>", "safe": Markup("<i>ok</i>"), "n": 3}
+    assert _template_env(locale).from_string(source).render(ctx) == expected
+
+
+def test_a_missing_placeholder_value_fails_at_render_time():
+    import jinja2
+    tpl = _template_env("pt_BR").from_string('{{ _("%(x)s") }}')
+    with pytest.raises(KeyError):
+        tpl.render()
+    with pytest.raises(jinja2.UndefinedError):
+        _template_env("pt_BR").from_string('{{ _("%(x)s", x=nada) }}').render()
+
+
 # ---------------------------------------------------------------- the demo in both languages
 
 def _build(tmp_path_factory, locale: str) -> Path:
