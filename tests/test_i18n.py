@@ -107,6 +107,30 @@ def test_catalogs_hold_every_string_of_the_code_and_templates(tmp_path, monkeypa
         assert fresh <= have, f"{locale}: run `make translations`: {sorted(map(str, fresh - have))[:10]}"
 
 
+def test_make_translations_fixes_pt_br_plural_header_and_fills_its_msgstrs(tmp_path):
+    """tools/translations' fix(): Babel's CLDR header for Portuguese (three forms) is replaced with gettext's, and
+    pt_BR's msgstrs are its msgids."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("league_tools_translations", str(ROOT / "tools" / "translations"))
+    tool = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(tool)
+    po = tmp_path / "messages.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+                  '"Plural-Forms: nplurals=3; plural=(n == 0 ? 0 : n == 1 ? 1 : 2);\\n"\n\n'
+                  'msgid "Clubes"\nmsgstr ""\n\n'
+                  'msgid "%(num)s jogo"\nmsgid_plural "%(num)s jogos"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n',
+                  encoding="utf-8")
+    assert tool.fix("pt_BR", po) == []
+    text = po.read_text(encoding="utf-8")
+    assert '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"' in text
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale="pt_BR")
+    assert cat.num_plurals == 2 and cat.plural_expr == "(n > 1)"
+    assert cat["Clubes"].string == "Clubes"
+    assert tuple(cat["%(num)s jogo"].string) == ("%(num)s jogo", "%(num)s jogos")
+
+
 # ---------------------------------------------------------------- formats
 
 def test_babel_formats_follow_the_locale():
