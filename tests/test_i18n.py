@@ -107,6 +107,30 @@ def test_catalogs_hold_every_string_of_the_code_and_templates(tmp_path, monkeypa
         assert fresh <= have, f"{locale}: run `make translations`: {sorted(map(str, fresh - have))[:10]}"
 
 
+def test_make_translations_fixes_pt_br_plural_header_and_fills_its_msgstrs(tmp_path):
+    """tools/translations' fix(): Babel's CLDR header for Portuguese (three forms) is replaced with gettext's, and
+    pt_BR's msgstrs are its msgids."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("league_tools_translations", str(ROOT / "tools" / "translations"))
+    tool = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(tool)
+    po = tmp_path / "messages.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+                  '"Plural-Forms: nplurals=3; plural=(n == 0 ? 0 : n == 1 ? 1 : 2);\\n"\n\n'
+                  'msgid "Clubes"\nmsgstr ""\n\n'
+                  'msgid "%(num)s jogo"\nmsgid_plural "%(num)s jogos"\nmsgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n',
+                  encoding="utf-8")
+    assert tool.fix("pt_BR", po) == []
+    text = po.read_text(encoding="utf-8")
+    assert '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"' in text
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale="pt_BR")
+    assert cat.num_plurals == 2 and cat.plural_expr == "(n > 1)"
+    assert cat["Clubes"].string == "Clubes"
+    assert tuple(cat["%(num)s jogo"].string) == ("%(num)s jogo", "%(num)s jogos")
+
+
 # ---------------------------------------------------------------- formats
 
 def test_babel_formats_follow_the_locale():
@@ -135,6 +159,63 @@ def test_babel_formats_follow_the_locale():
 def test_unknown_locale_is_refused():
     with pytest.raises(ValueError):
         i18n.activate("fr")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_remembered_formats_are_the_formats(locale):
+    values = [Decimal(x) for x in ("0", "-0", "0.00", "2.5", "2.50", "-2.5", "1234.565", "0.005", "1E+3")]
+    values += [0, -0.0, 0.0, 2.5, 10, -3, 1234567, "7.25"]
+    with i18n.using(locale):
+        for fn in (i18n.money, i18n.decimal, i18n.number, i18n.signed):
+            for v in values * 2:  # the second time from memory
+                try:
+                    expected = fn.__wrapped__(v)
+                except Exception as e:
+                    expected = type(e)
+                try:
+                    got = fn(v)
+                except Exception as e:
+                    got = type(e)
+                assert got == expected, (fn.__name__, v)
+        assert i18n.join(["A", "B", "C"]) == i18n.join(("A", "B", "C"))
+
+
+# ---------------------------------------------------------------- templates
+
+def _template_env(locale: str, autoescape: bool = True):
+    import jinja2
+    env = jinja2.Environment(autoescape=autoescape, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True)
+    i18n.install(env, locale)
+    return env
+
+
+@pytest.mark.parametrize("locale, source, expected", [
+    ("en", '<th>{{ _("Clubes") }}</th>{% trans %}Jogadores{% endtrans %}', "<th>Clubs</th>Players"),
+    ("pt_BR", '<th>{{ _("Clubes") }}</th>{% trans %}Jogadores{% endtrans %}', "<th>Clubes</th>Jogadores"),
+    # newstyle gettext: the values are escaped, the translation is not; `%%` is a percent sign
+    ("pt_BR", '{{ _("%(a)s & %(b)s", a=name, b=safe) }}|{{ _("100%% <b>certo</b>") }}',
+     "Zé &amp; &lt;Cia&gt; & <i>ok</i>|100% <b>certo</b>"),
+    ("pt_BR", '{% trans x=name %}Olá, {{ x }}!{% endtrans %}', "Olá, Zé &amp; &lt;Cia&gt;!"),
+    ("en", '{{ ngettext("%(num)s jogador", "%(num)s jogadores", 1) }}, {{ ngettext("%(num)s jogador", '
+           '"%(num)s jogadores", n) }}', "1 player, 3 players"),
+    ("en", '{{ pgettext("abbreviation: wins", "V") }}', "W"),
+    ("pt_BR", '{% set _ = "rebound" %}{{ _ }}', "rebound"),
+    ("pt_BR", '{% autoescape false %}{{ _("%(x)s", x=name) }}{% endautoescape %}', "Zé & <Cia>"),
+])
+def test_templates_translate_and_escape_as_jinjas_newstyle_gettext(locale, source, expected):
+    from markupsafe import Markup
+    ctx = {"name": "Zé & <Cia>", "safe": Markup("<i>ok</i>"), "n": 3}
+    assert _template_env(locale).from_string(source).render(ctx) == expected
+
+
+def test_a_missing_placeholder_value_fails_at_render_time():
+    import jinja2
+    tpl = _template_env("pt_BR").from_string('{{ _("%(x)s") }}')
+    with pytest.raises(KeyError):
+        tpl.render()
+    with pytest.raises(jinja2.UndefinedError):
+        _template_env("pt_BR").from_string('{{ _("%(x)s", x=nada) }}').render()
 
 
 # ---------------------------------------------------------------- the demo in both languages
