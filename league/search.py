@@ -69,8 +69,9 @@ def available() -> bool:
     return importlib.util.find_spec("pagefind") is not None
 
 
-def _command(site: Path, quiet: bool, output: Path | None = None) -> list[str]:
-    return ([sys.executable, "-m", "pagefind", "--site", str(site)] + (["--silent"] if quiet else [])
+def _command(site: Path, output: Path | None = None) -> list[str]:
+    """pagefind's command line (no `--silent`: pagefind 1.2 does not know it; what it says is captured)."""
+    return ([sys.executable, "-m", "pagefind", "--site", str(site)]
             + (["--output-path", str(output)] if output is not None else []))
 
 
@@ -109,7 +110,8 @@ def run_pagefind(out_dir: Path, quiet: bool = True) -> bool:
     if not available():
         return False
     out_dir = Path(out_dir)
-    proc = subprocess.run(_command(out_dir, quiet), capture_output=True, text=True, env=_pagefind_env())
+    proc = subprocess.run(_command(out_dir), stdout=subprocess.PIPE if quiet else None, stderr=subprocess.PIPE,
+                          text=True, env=_pagefind_env())
     if proc.returncode != 0:
         raise _failure(proc.returncode, proc.stderr or proc.stdout)
     _drop_unused(out_dir / "pagefind")
@@ -415,7 +417,7 @@ class StubIndexing:
                 if self._cancelled:
                     return
                 # in the scratch folder: no pagefind.yml of the current folder applies
-                self._proc = subprocess.Popen(_command(Path(site), True, Path(out)), cwd=scratch,
+                self._proc = subprocess.Popen(_command(Path(site), Path(out)), cwd=scratch,
                                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                               stderr=subprocess.PIPE, env=_pagefind_env())
             stdout, stderr = self._proc.communicate()

@@ -102,3 +102,15 @@ def test_a_build_without_search_writes_no_index_and_runs_no_pagefind(tmp_path, m
     build(ROOT / "content", site, templates=ROOT / "templates", cache_dir=False, search=False)
     assert (site / "index.html").is_file() and (site / "busca" / "index.html").is_file()
     assert not (site / "pagefind").exists() and not (site / ".pagefind-digest").exists()
+
+
+def test_pagefind_is_required_within_the_versions_it_was_checked_with():
+    # 1.2.0 makes another index each run over the same pages; a 2.x may change the command line league runs
+    import tomllib
+    from importlib.metadata import version
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        deps = tomllib.load(fh)["project"]["dependencies"]
+    spec = next(d for d in deps if d.startswith("pagefind"))
+    assert re.fullmatch(r"pagefind\[bin\]>=1\.3,<2", spec.replace(" ", ""))
+    major, minor = (int(x) for x in version("pagefind").split(".")[:2])
+    assert (1, 3) <= (major, minor) < (2, 0)
