@@ -50,6 +50,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import queue
 import re
 import shutil
 import subprocess
@@ -348,70 +349,109 @@ def _scratch_root() -> str:
     return tempfile.gettempdir()
 
 
+def _write_stub(site: str, item: tuple[str, str], made: set) -> None:
+    """Writes the stub `item` (path, text) under `site`, making its folder unless it is in `made`."""
+    path = os.path.join(site, item[0])
+    folder = os.path.dirname(path)
+    if folder not in made:
+        os.makedirs(folder, exist_ok=True)
+        made.add(folder)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(item[1])
+
+
+def _read_index(out: str) -> dict[str, bytes]:
+    """The files pagefind wrote into `out`, {"pagefind/…": bytes}, without its UI bundles and playground."""
+    files: dict[str, bytes] = {}
+    for dirpath, dirnames, names in os.walk(out):
+        dirnames[:] = sorted(d for d in dirnames if not (dirpath == out and d == "playground"))
+        for name in sorted(names):
+            if dirpath == out and name in UNUSED:
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as fh:
+                files["pagefind/" + os.path.relpath(path, out).replace(os.sep, "/")] = fh.read()
+    return files
+
+
 class StubIndexing:
-    """pagefind indexing stubs (see `start_index_stubs`), in a thread of its own: the stubs, sorted by path,
-    are written into a new scratch folder, pagefind's command line indexes them into a folder beside them,
-    and the index's files are read back into memory; the scratch folder is removed, whatever happens. `stubs=None`: a
-    stream — `add` each page's stub (kept in memory; nothing is written yet), then `finish()`, which starts
-    the work. `files()` waits for it and returns the index's files; `wait()` writes them into
-    `dest/pagefind`; `cancel()` stops pagefind and waits until the scratch folder is gone."""
+    """pagefind indexing stubs (see `start_index_stubs`), in a thread of its own: the stubs are written, in
+    the order of their paths, into a new scratch folder as they come, pagefind's command line indexes them
+    into a folder beside them once they are all in (`finish()`), and the index's files are read back into
+    memory; the scratch folder is removed, whatever happens. A stream (`stubs=None`) whose pages come out
+    of path order is written again, sorted, at `finish()`: the same index, later. `files()` waits for it
+    and returns the index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops pagefind
+    and returns once the scratch folder is gone."""
 
     def __init__(self, stubs: Mapping[str, str] | None, dest: Path):
         self.dest = Path(dest)
-        self._pages: list[tuple[str, str]] = []
+        pages = None
+        if stubs is not None:
+            pages = sorted((_relpath(rel), text) for rel, text in stubs.items())   # ValueError before anything
+            if not pages:
+                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+        if _executable() is None:
+            raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()   # (path, stub)…, then None: finish()
+        self._last: str | None = None   # the last path added
+        self._ordered = True            # every path added after the one before it
         self._finished = False
         self._cancelled = False
         self._lock = threading.Lock()   # _cancelled and _proc, shared with the thread
         self._proc: subprocess.Popen | None = None
-        self._thread: threading.Thread | None = None
         self._files: dict[str, bytes] | None = None
         self._error: BaseException | None = None
         self._result: bool | None = None
-        if _executable() is None:
-            raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
-        if stubs is not None:
-            self._pages = [(_relpath(rel), text) for rel, text in stubs.items()]   # ValueError before anything
-            if not self._pages:
-                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+        self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
+        self._thread.start()
+        if pages is not None:
+            for rel, text in pages:
+                self._queue.put((rel, text))
+            self._last = pages[-1][0]
             self.finish()
 
     def add(self, rel: str, text: str) -> None:
-        """One more page (its stub) to index."""
+        """One more page (its stub) to index: written into the scratch folder in the background."""
         if self._finished:
             raise RuntimeError("add() depois de finish()")
-        self._pages.append((_relpath(rel), text))
+        rel = _relpath(rel)
+        if self._last is not None and rel <= self._last:
+            self._ordered = False
+        self._last = rel
+        self._queue.put((rel, text))
 
     def finish(self) -> None:
         """No more pages: pagefind indexes them, in the background (`files()` waits for it)."""
-        if self._finished:
-            return
-        self._finished = True
-        self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
-        self._thread.start()
+        if not self._finished:
+            self._finished = True
+            self._queue.put(None)
 
     def _run(self) -> None:
         scratch = None
         try:
-            if not self._pages:
-                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
-            pages = sorted(self._pages)
-            self._pages = []
-            for (a, _), (b, _) in zip(pages, pages[1:]):
-                if a == b:
-                    raise ValueError(f"página repetida: {a!r}")
-            scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=_scratch_root())
-            site, out = os.path.join(scratch, "site"), os.path.join(scratch, "pagefind")
+            pages: list[tuple[str, str]] = []   # kept until pagefind starts: written again if out of order
             made: set[str] = set()
-            for n, (rel, text) in enumerate(pages):
-                if n % 256 == 0 and self._cancelled:
+            while (item := self._queue.get()) is not None:
+                if self._cancelled:
                     return
-                path = os.path.join(site, rel)
-                folder = os.path.dirname(path)
-                if folder not in made:
-                    os.makedirs(folder, exist_ok=True)
-                    made.add(folder)
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+                if scratch is None:
+                    scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=_scratch_root())
+                    site, out = os.path.join(scratch, "site"), os.path.join(scratch, "pagefind")
+                pages.append(item)
+                _write_stub(site, item, made)
+            if self._cancelled:
+                return
+            if not pages:
+                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+            if not self._ordered:   # pagefind numbers the pages in the order the folder lists them
+                pages.sort()
+                for (a, _), (b, _) in zip(pages, pages[1:]):
+                    if a == b:
+                        raise ValueError(f"página repetida: {a!r}")
+                shutil.rmtree(site)
+                made.clear()
+                for item in pages:
+                    _write_stub(site, item, made)
             del pages
             with self._lock:
                 if self._cancelled:
@@ -425,18 +465,9 @@ class StubIndexing:
                 return
             if self._proc.returncode != 0:
                 raise _failure(self._proc.returncode, (stderr or stdout).decode("utf-8", "replace"))
-            files: dict[str, bytes] = {}
-            for dirpath, dirnames, names in os.walk(out):
-                dirnames[:] = sorted(d for d in dirnames if not (dirpath == out and d == "playground"))
-                for name in sorted(names):
-                    if dirpath == out and name in UNUSED:
-                        continue
-                    path = os.path.join(dirpath, name)
-                    with open(path, "rb") as fh:
-                        files["pagefind/" + os.path.relpath(path, out).replace(os.sep, "/")] = fh.read()
-            if not files:
+            self._files = _read_index(out)
+            if not self._files:
                 raise _failure(1, "pagefind não escreveu o índice")
-            self._files = files
         except SearchError as e:
             self._error = e
         except OSError as e:   # the scratch folder (a full /dev/shm…): TMPDIR names another
@@ -492,9 +523,9 @@ class StubIndexing:
             proc = self._proc
         if proc is not None and proc.poll() is None:
             proc.kill()
-        if self._thread is not None:
-            self._thread.join()
-        self._pages = []
+        self._finished = True
+        self._queue.put(None)   # wakes the thread if it waits for more pages
+        self._thread.join()
 
     def __enter__(self) -> StubIndexing:
         return self

@@ -325,6 +325,25 @@ def test_a_stream_of_stubs_makes_the_same_index_as_the_stubs_given_at_once(site,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["whole"]
 
 
+def test_a_stream_writes_the_stubs_while_they_come_and_pagefind_runs_at_finish(site, tmp_path, scratch):
+    stubs = {k: v for k, v in stubs_of_site(site).items() if k.startswith("clubes/")}
+    handle = start_index_stubs(None, tmp_path)
+    for rel in sorted(stubs):
+        handle.add(rel, stubs[rel])
+    deadline = time.monotonic() + 30
+    while len([p for p in scratch.rglob("*.html")]) < len(stubs):
+        assert time.monotonic() < deadline, "the stubs were not written"
+        time.sleep(0.01)
+    assert handle._proc is None   # pagefind waits for finish()
+    (folder,) = scratch.iterdir()
+    assert folder.name.startswith(SCRATCH_PREFIX)
+    assert {p.relative_to(folder / "site").as_posix(): p.read_text(encoding="utf-8")
+            for p in folder.rglob("*.html")} == stubs
+    handle.finish()
+    assert "pagefind/pagefind-entry.json" in handle.files()
+    assert list(scratch.iterdir()) == []
+
+
 def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_same_site(tmp_path, monkeypatch):
     # a cold build (no previous site, no cache) starts pagefind before rendering and feeds it each page's
     # stub as it is rendered, in path order, from both processes (the demo is made big enough to fork:
