@@ -71,7 +71,7 @@ def available() -> bool:
 
 
 def _command(site: Path, output: Path | None = None) -> list[str]:
-    """pagefind's command line (no `--silent`: pagefind 1.2 does not know it; what it says is captured)."""
+    """pagefind's command line; what it prints is captured (no `--silent`: not every 1.x has it, 1.2 has not)."""
     return ([sys.executable, "-m", "pagefind", "--site", str(site)]
             + (["--output-path", str(output)] if output is not None else []))
 
