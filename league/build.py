@@ -193,7 +193,7 @@ def _finish_search_index(writer, started) -> None:
 
 def _index_reusable(writer, cache) -> bool:
     """Whether the search index might be reused rather than made again (see _search_index): the previous
-    site has one, or the cache keeps one. If not, pagefind indexes the pages while they are rendered."""
+    site has one, or the cache keeps one. If not, the pages' stubs go to pagefind as they are rendered."""
     prev = writer.previous
     if prev is not None and (prev / SEARCH_DIGEST).is_file():
         return True
@@ -216,9 +216,8 @@ def _job_order(job) -> tuple:
 
 
 class _StubOrder:
-    """Sends the rendered pages' search stubs to pagefind in the order of their paths — pagefind numbers
-    the pages in the order it gets them, and this is the order _search_index sends them in — whichever
-    process rendered them and whenever: page job i (the searchable pages come first, sorted by path, see
+    """Hands the rendered pages' search stubs to pagefind in the order of their paths, whichever process
+    rendered them and whenever: page job i (the searchable pages come first, sorted by path, see
     _job_order) waits for the pages before it. pagefind is told there are no more pages as soon as the
     last searchable page is in, and builds the index while the other pages and the JSON and CSV files are
     made. A page of another kind that has a stub after all (templates of one's own can index any page)

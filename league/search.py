@@ -1,23 +1,38 @@
-"""Optional search index: runs pagefind (PyPI `pagefind[bin]`, offline) over a written site.
+"""Optional search index: pagefind (PyPI `pagefind[bin]`, offline) over the site's searchable pages.
 
 Pages that carry `data-pagefind-body` (player, pair, club, team, stage and championship pages, see
 render.SEARCH_KINDS) are indexed; `data-pagefind-ignore` keeps long match details out. The index goes to
 `<site>/pagefind/`; templates/static/site.js loads `pagefind.js` from there on the search page only
-(`/busca/`), which without JavaScript lists the player, club and season pages instead.
+(`/busca/`), which without JavaScript lists the player, club and season pages instead. pagefind's ready-made
+UI bundles are left out: the site uses the small JS API through site.js, which keeps the search page light.
 
-pagefind's output is deterministic: same pages, listed in the same order → byte-identical index. Its
-ready-made UI bundles are removed: the site uses the small JS API through site.js, which keeps the search
-page light.
+pagefind runs through its documented command line only (`python -m pagefind --site … --output-path …`,
+https://pagefind.app/docs/config-options/), never its internal `--service` protocol:
 
-Indexing the whole site (≈10,000 pages of ≈19 KB on a 20-season archive) mostly parses text pagefind then
-throws away. `stub(html)` cuts a page down to what pagefind actually reads from it, and `index_stubs`
-(or `start_index_stubs`, in the background) sends those stubs to pagefind's service (`pagefind
---service`, through its standard input) — as custom records when `record` can write what pagefind's
-HTML parser would make of them (see "records" below), else as HTML: the index is byte-identical to the
-one made from the full pages in the same order, and no stub is ever written to disk. `stubs_digest`
-hashes the stubs, so the index only needs rebuilding when the digest changes.
+  - `run_pagefind(site)` indexes a written site in place (tests, the browser tests' sites);
+  - the build indexes small stubs of its pages instead of the pages: `stub(html)` cuts a page down to what
+    pagefind reads from it (~1/20 of the bytes: the heading and meta line, `<main>`'s meta, `<html lang>`),
+    and `start_index_stubs` writes the stubs, at the pages' paths, into a scratch folder that pagefind
+    indexes in the background; its files come back in memory (the build writes them through its
+    SiteWriter, so a rebuild rewrites only the files whose bytes changed), and the scratch folder is
+    removed, whatever happens. `stubs_digest` hashes the stubs: the index needs making again only when it
+    changes (a score is not in any stub).
 
-What pagefind 1.x reads from one of our pages (pagefind/src/fossick/parser.rs, checked by experiment):
+Why not pagefind's Python API (`pagefind.index.PagefindIndex`, pagefind 1.5.2): its reader takes one reply
+per 0.1 s (`asyncio.sleep(0.1)` before each: 100 `add_html_file` calls took 10.1 s), so adding the ~3,400
+stubs of a 5-season archive one by one would take over 5 minutes; `get_files()` never returns when the
+reply is over 2 MiB (its stream limit: the 5-season index's 1.3 MB come base64 in base64, 2.2 MB); a binary
+that fails after reading a request leaves the call waiting forever, its message lost (its stderr is read
+as replies). `add_directory` + `write_files` would need the same scratch folder as the command line, with
+those risks on top.
+
+Determinism: pagefind numbers the pages in the order it finds them in the folder, which is the order the
+file system lists a directory (tmpfs: by creation; ext4: by a hash of the name, seeded per file system).
+The stubs are written in the order of their paths into a new folder each time, always on the same kind of
+file system (`_scratch_root`): the same content gives the same index, byte for byte, on the same machine.
+Another file system may number the pages otherwise (other file names and bytes, the same search).
+
+What pagefind 1.x reads from one of our pages (what `stub` keeps; pagefind/src/fossick/parser.rs):
   - `<html lang>`, lower-cased: the index language (stemming, the `pt-br` file names);
   - the text of the `data-pagefind-body` elements and of the text nodes between them (whitespace
     normalised; `h1` gets an automatic weight), in order: the content, words and word positions;
@@ -27,30 +42,21 @@ What pagefind 1.x reads from one of our pages (pagefind/src/fossick/parser.rs, c
     `image_alt` meta — on our pages that is a chart, whose alt text carries positions and points;
   - elements with an `id` inside a body (anchors), `<html>`'s presence, the file's path (the URL).
 A page whose shape differs from the one the templates produce (a meta attribute elsewhere, an `h1`
-before the body, an `id` inside the body…) gets itself as its stub: still identical, just not smaller.
-
-Order: pagefind numbers the pages in the order it is given them. Its command line (`run_pagefind`) takes
-them in the order the file system lists a directory (ext4: hash order, fixed per file system; tmpfs:
-newest first), so the same site copied to another file system gets other page numbers, hence other index
-file names and bytes. The build sends the stubs in the order of their paths instead: the same content
-gives the same index on any file system, and no tree of 10,000 small files is written and deleted (on
-this kind of machine, creating a file costs far more than writing its bytes, and creating files soon
-after deleting thousands costs more again).
+before the body, an `id` inside the body…) gets itself as its stub: still indexed the same, just not smaller.
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 import importlib
 import importlib.util
-import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import unicodedata
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -64,9 +70,25 @@ def available() -> bool:
     return importlib.util.find_spec("pagefind") is not None
 
 
-def _command(site: Path, quiet: bool, output: Path | None = None) -> list[str]:
-    return ([sys.executable, "-m", "pagefind", "--site", str(site)] + (["--silent"] if quiet else [])
+def _command(site: Path, output: Path | None = None) -> list[str]:
+    """pagefind's command line; what it prints is captured (no `--silent`: not every 1.x has it, 1.2 has not)."""
+    return ([sys.executable, "-m", "pagefind", "--site", str(site)]
             + (["--output-path", str(output)] if output is not None else []))
+
+
+# pagefind's binary allocates with jemalloc (tikv-jemallocator: its settings are read from _RJEM_MALLOC_CONF),
+# which by default zeroes a reused block of memory by handing its pages back to the kernel and taking fresh
+# ones. `thp:always` makes it zero them with memset instead, `narenas:1` keeps one arena (pagefind indexes on
+# one thread at a time) so freed memory is reused. It changes no output, only speed: over the stubs of the
+# 5-season archive, pagefind --site took 0.97–1.20 s (sys 0.33–0.46) against 1.31–1.61 s (sys 0.65–0.81)
+# without it, 4 alternating runs each. A value set by the user is kept; a pagefind without jemalloc ignores it.
+JEMALLOC_CONF = "thp:always,narenas:1"
+
+
+def _pagefind_env() -> dict:
+    env = dict(os.environ)
+    env.setdefault("_RJEM_MALLOC_CONF", JEMALLOC_CONF)
+    return env
 
 
 class SearchError(RuntimeError):
@@ -74,7 +96,8 @@ class SearchError(RuntimeError):
 
 
 def _failure(returncode: int, message: str) -> SearchError:
-    return SearchError(f"pagefind falhou ({returncode}): {message.strip()}")
+    lines = list(dict.fromkeys(line.rstrip() for line in message.strip().splitlines()))  # it says some twice
+    return SearchError(f"pagefind falhou ({returncode}): {chr(10).join(lines).strip()[:2000] or 'sem mensagem'}")
 
 
 def _drop_unused(index_dir: Path) -> None:
@@ -84,11 +107,12 @@ def _drop_unused(index_dir: Path) -> None:
 
 def run_pagefind(out_dir: Path, quiet: bool = True) -> bool:
     """Index the built site in `out_dir` (writes `out_dir/pagefind/`). Returns False, doing nothing,
-    when pagefind is not installed; raises RuntimeError with pagefind's message when it fails."""
+    when pagefind is not installed; raises SearchError with pagefind's message when it fails."""
     if not available():
         return False
     out_dir = Path(out_dir)
-    proc = subprocess.run(_command(out_dir, quiet), capture_output=True, text=True)
+    proc = subprocess.run(_command(out_dir), stdout=subprocess.PIPE if quiet else None, stderr=subprocess.PIPE,
+                          text=True, env=_pagefind_env())
     if proc.returncode != 0:
         raise _failure(proc.returncode, proc.stderr or proc.stdout)
     _drop_unused(out_dir / "pagefind")
@@ -267,126 +291,6 @@ def stubs_of_site(site: Path) -> dict[str, str]:
     return out
 
 
-# ------------------------------------------------------------------------------------ records
-
-# pagefind indexes a page sent as HTML (AddFile) by running its HTML parser over it (lol_html, with some forty
-# element handlers set up for each page): ~130 µs of one core per page, whatever its size. A page sent as a
-# custom record (AddRecord: url, language, meta, and the text pagefind's parser would have made of it, its
-# "digest") skips the parser: ~70 µs. The stubs of our templates have one shape (`_RECORD_STUB`); for it,
-# `record` writes the digest as pagefind's parser does (pagefind/src/fossick/parser.rs):
-#   - only the data-pagefind-body elements count (their text replaces whatever came before them), with the
-#     whitespace between them; the text is taken as written (entities as they are) and decoded at the end;
-#   - an h1 or a p ("sentence" elements) gets a space before, a full stop after when its text ends with a
-#     word character or one of ' " ) $ *, and a space; an h1 is then wrapped in the automatic weight
-#     markers (" ___PAGEFIND_AUTO_WEIGHT___7 " … " ___END_PAGEFIND_WEIGHT___ ");
-#   - meta: the data-pagefind-meta pair of <main>, and `title`, the first non-empty h1's text, decoded,
-#     trimmed, with its runs of spaces and newlines made one space; the language is <html lang>, lower-cased.
-# pagefind then treats the digest exactly as the one its parser made (word positions, weights, the excerpt
-# text): the same index, byte for byte (tests/test_search_records.py, and the archive's 10,282 pages with
-# pagefind 1.3.0, 1.4.0, 1.5.0 and 1.5.2 — 1.2.0 indexes a record otherwise). Anything the emulation is
-# not sure of — another element or attribute, an image, an entity other than the five Jinja2 writes,
-# whitespace other than spaces and newlines, a control character, a text ending in a character whose
-# class Rust's regex and Python's might not agree on, another pagefind — goes as HTML, as before.
-
-# the pagefind versions the records were checked against (the archive's index, byte for byte); another
-# version, even a patch release, gets HTML until it is checked (the tests, and the archive's comparison)
-RECORD_VERSIONS = frozenset({"1.3.0", "1.4.0", "1.5.0", "1.5.2"})
-
-_RECORD_STUB = re.compile(
-    r'<!doctype html>\n<html lang="([A-Za-z0-9-]+)">\n<head>\n(?:<title>[^<]*</title>)?\n</head>\n<body>\n'
-    r'<main id="[A-Za-z0-9_-]*" data-pagefind-meta="([A-Za-z0-9_-]+):([^"&<>]*)">(.*)</main>\n</body>\n</html>\n\Z',
-    re.S)
-_RECORD_BODY = re.compile(
-    r'<(h1|p)(?: class="[A-Za-z0-9 _-]*")? data-pagefind-body>'
-    r'((?:[^<]|<(?:a|span)(?: (?:href|class)="[^"<>&]*")*>|</(?:a|span)>)*)</\1>')
-_RECORD_UNSURE = re.compile(r"[^\S \n]|[\x00-\x09\x0b-\x1f\x7f-\x9f]|___|&(?!(?:amp|lt|gt|#34|#39);)")
-_RECORD_ENTITY = re.compile(r"&(?:amp|lt|gt|#34|#39);")
-_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": '"', "&#39;": "'"}
-_ASCII_SENTENCE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'\")$*")
-
-
-def _decode(text: str) -> str:
-    return _RECORD_ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text) if "&" in text else text
-
-
-def _ends_sentence(text: str) -> bool | None:
-    """Whether pagefind adds a full stop after an element with this (raw) text: its last character matches
-    its SENTENCE_CHARS, `[\\w'"\\)\\$\\*]` (Rust's \\w: letters, marks, digits, connectors); None when unsure."""
-    if not text:
-        return False
-    c = text[-1]
-    if c.isascii():
-        return c in _ASCII_SENTENCE
-    cat = unicodedata.category(c)
-    if cat[0] == "L" or cat == "Nd":
-        return True
-    if cat in ("Pd", "Ps", "Pe", "Pi", "Pf", "Po"):
-        return False
-    return None
-
-
-def record(rel: str, text: str) -> dict | None:
-    """pagefind's AddRecord request indexing the stub `text` (at `rel`) exactly as its AddFile would, or
-    None when the stub is not of the one shape whose digest this writes (see above)."""
-    m = _RECORD_STUB.match(text)
-    if m is None:
-        return None
-    lang, meta_key, meta_value, inner = m.groups()
-    parts = []
-    title = None
-    pos = 0
-    for el in _RECORD_BODY.finditer(inner):
-        between = inner[pos:el.start()]
-        if between.strip(" \n"):
-            return None
-        raw = el.group(2)
-        if "<" in raw:
-            raw = _TAGS.sub("", raw)
-        if _RECORD_UNSURE.search(raw):
-            return None
-        stop = _ends_sentence(raw)
-        if stop is None:
-            return None
-        value = f" {raw}{'.' if stop else ''} "
-        if el.group(1) == "h1":
-            if title is None and raw.strip(" \n"):
-                title = " ".join(_decode(raw).split())
-            value = f" ___PAGEFIND_AUTO_WEIGHT___7 {value} ___END_PAGEFIND_WEIGHT___ "
-        parts.append(between)
-        parts.append(value)
-        pos = el.end()
-    if title is None or inner[pos:].strip(" \n"):
-        return None
-    url = rel[:-10] if rel.endswith("/index.html") else "" if rel == "index.html" else rel
-    meta = {"title": title}
-    meta[meta_key] = meta_value   # a `title:` of its own wins over the h1's, as in pagefind
-    return {"type": "AddRecord", "index_id": 0, "url": "/" + url, "content": _decode("".join(parts)),
-            "language": lang.lower(), "meta": meta}
-
-
-_VERSION = re.compile(r"pagefind(?:_extended)? (\d+\.\d+\.\d+)")
-_takes_records: dict = {}
-
-
-def takes_records(exe: Path) -> bool:
-    """Whether the pagefind binary `exe` is one whose parser `record` writes like (RECORD_VERSIONS; its
-    `--version`, asked once per binary: ~2 ms)."""
-    key = identity_of(exe)
-    if key not in _takes_records:
-        try:
-            out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=10).stdout
-        except (OSError, subprocess.SubprocessError):
-            out = ""
-        _takes_records[key] = version_takes_records(out)
-    return _takes_records[key]
-
-
-def version_takes_records(version_text: str) -> bool:
-    """Whether `pagefind --version`'s answer names a version in RECORD_VERSIONS."""
-    m = _VERSION.fullmatch(version_text.strip())
-    return m is not None and m.group(1) in RECORD_VERSIONS
-
-
 # ------------------------------------------------------------------------------- indexing stubs
 
 def _executable() -> Path | None:
@@ -423,194 +327,175 @@ def identity_of(exe: Path) -> tuple:
     return (str(exe), st.st_size, st.st_mtime_ns)
 
 
-def _message(message_id: int, payload: dict) -> bytes:
-    """One request of pagefind's service protocol: base64 of its JSON, ended by a comma."""
-    return base64.b64encode(json.dumps({"message_id": message_id, "payload": payload},
-                                       ensure_ascii=False).encode("utf-8")) + b","
+SCRATCH_PREFIX = "league-search-"
+_SHM = "/dev/shm"
 
 
-# pagefind's binary allocates with jemalloc, which zeroes a reused block of memory by handing its pages
-# back to the kernel (madvise) and taking fresh ones: ~185 KB per indexed page (its gzip state), ~415,000
-# page faults on the 20-season archive. With `thp:always` it zeroes them with memset instead (45,000
-# faults; the index is built ~0.4 s sooner, about +30 MB of memory). `narenas:1`: one arena instead of
-# one per core's worth (pagefind indexes on one thread at a time), so freed memory is reused rather than
-# spread over arenas: its peak ~105 MB instead of ~150 on the archive, as fast (9 alternating builds
-# each: the process tree's peak PSS 305–373 MB against 338–400, wall and CPU the same). A value set by
-# the user is kept.
-JEMALLOC_CONF = "thp:always,narenas:1"
+def _scratch_root() -> str:
+    """Where the stubs and pagefind's output live while it indexes: $TMPDIR when set, else /dev/shm (memory)
+    when it is a writable folder of at least 1 GiB (not a container's 64 MiB), else the system's temporary
+    folder. On a disk, creating and deleting the ~2 files a page costs: 5 seasons (3,347 stubs, 3,365 index
+    files) took 3–5 s to write and 9–10 s to delete on this machine's ext4, 0.2–0.3 s each on tmpfs.
+    The choice depends on the machine only, not on the build: see "Determinism" above."""
+    if os.environ.get("TMPDIR"):
+        return tempfile.gettempdir()
+    try:
+        if os.path.isdir(_SHM) and os.access(_SHM, os.W_OK | os.X_OK):
+            st = os.statvfs(_SHM)
+            if st.f_blocks * st.f_frsize >= 1 << 30:
+                return _SHM
+    except OSError:
+        pass
+    return tempfile.gettempdir()
 
 
-def _service_env() -> dict:
-    env = dict(os.environ)
-    env.setdefault("_RJEM_MALLOC_CONF", JEMALLOC_CONF)
-    return env
+def _write_stub(site: str, item: tuple[str, str], made: set) -> None:
+    """Writes the stub `item` (path, text) under `site`, making its folder unless it is in `made`."""
+    path = os.path.join(site, item[0])
+    folder = os.path.dirname(path)
+    if folder not in made:
+        os.makedirs(folder, exist_ok=True)
+        made.add(folder)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(item[1])
+
+
+def _read_index(out: str) -> dict[str, bytes]:
+    """The files pagefind wrote into `out`, {"pagefind/…": bytes}, without its UI bundles and playground."""
+    files: dict[str, bytes] = {}
+    for dirpath, dirnames, names in os.walk(out):
+        dirnames[:] = sorted(d for d in dirnames if not (dirpath == out and d == "playground"))
+        for name in sorted(names):
+            if dirpath == out and name in UNUSED:
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as fh:
+                files["pagefind/" + os.path.relpath(path, out).replace(os.sep, "/")] = fh.read()
+    return files
 
 
 class StubIndexing:
-    """pagefind (`pagefind --service`) indexing the stubs sent to it through its standard input, in the
-    order of their paths (see `start_index_stubs`), or in the order they are `add`ed (`stubs=None`: a
-    stream, which the build feeds while it renders, then `finish()`es). `files()` waits for it and returns
-    the index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops it.
+    """pagefind indexing stubs (see `start_index_stubs`), in a thread of its own: the stubs are written, in
+    the order of their paths, into a new scratch folder as they come, pagefind's command line indexes them
+    into a folder beside them once they are all in (`finish()`), and the index's files are read back into
+    memory; the scratch folder is removed, whatever happens. A stream (`stubs=None`) whose pages come out
+    of path order is written again, sorted, at `finish()`: the same index, later. `files()` waits for it
+    and returns the index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops pagefind
+    and returns once the scratch folder is gone."""
 
-    pagefind's service handles one message at a time, in the order received, and numbers the pages in
-    that order; over the same pages in the same order it makes the same bytes as its command line
-    (tests/test_search_stubs.py). The index is asked for in memory (GetFiles), not written by pagefind
-    (its WriteFiles answers before its last writes have reached the files, and the service exits, losing
-    them, as soon as its input ends): the caller writes the files, and a rebuild rewrites only the ones
-    that changed."""
-
-    def __init__(self, stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False,
-                 records: bool | None = None):
-        import queue
-        import threading
+    def __init__(self, stubs: Mapping[str, str] | None, dest: Path):
         self.dest = Path(dest)
         pages = None
         if stubs is not None:
-            pages = [(_relpath(rel), text) for rel, text in stubs.items()]   # ValueError before anything
-            if not in_order:
-                pages.sort()
+            pages = sorted((_relpath(rel), text) for rel, text in stubs.items())   # ValueError before anything
             if not pages:
                 raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+        if _executable() is None:
+            raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()   # (path, stub)…, then None: finish()
+        self._last: str | None = None   # the last path added
+        self._ordered = True            # every path added after the one before it
+        self._finished = False
+        self._cancelled = False
+        self._lock = threading.Lock()   # _cancelled and _proc, shared with the thread
         self._proc: subprocess.Popen | None = None
         self._files: dict[str, bytes] | None = None
+        self._error: BaseException | None = None
         self._result: bool | None = None
-        self._failed: str | None = None
-        self._log = None
-        self._added = 0
-        self._batch: list[bytes] = []
-        self._last: int | None = None   # the GetFiles request (finish()): its reply is the index
-        exe = _executable()
-        if exe is None:
-            raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
-        # the stubs as records (see `record`) when this pagefind parses pages as `record` writes them
-        self._records = takes_records(exe) if records is None else records
-        try:
-            self._log = tempfile.TemporaryFile()  # noqa: SIM115 — pagefind's messages, read on failure
-            # unbuffered: the writer thread blocked on a full pipe holds no lock that closing it would wait for
-            self._proc = subprocess.Popen([str(exe), "--service"], cwd=self.dest, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._log, bufsize=0, env=_service_env())
-            from league.workers import widen_pipe
-            widen_pipe(self._proc.stdout.fileno())   # see _read
-            self._queue: queue.SimpleQueue = queue.SimpleQueue()
-            self._reader = threading.Thread(target=self._read, daemon=True)
-            self._reader.start()
-            self._writer = threading.Thread(target=self._write, daemon=True)
-            self._writer.start()
-            self._queue.put(_message(0, {"type": "NewIndex", "config": None}))
-            if pages is not None:
-                self._queue.put(b"".join(self._request(rel, text) for rel, text in pages))
-                self.finish()
-        except BaseException:
-            self.cancel()
-            raise
-
-    def _request(self, rel: str, text: str) -> bytes:
-        self._added += 1
-        payload = record(rel, text) if self._records else None
-        if payload is None:
-            payload = {"type": "AddFile", "index_id": 0, "file_path": rel, "file_contents": text}
-        return _message(self._added, payload)
-
-    BATCH = 64   # pages sent together: fewer wake-ups of the writer thread, which competes for the GIL
+        self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
+        self._thread.start()
+        if pages is not None:
+            for rel, text in pages:
+                self._queue.put((rel, text))
+            self._last = pages[-1][0]
+            self.finish()
 
     def add(self, rel: str, text: str) -> None:
-        """Send one more page (its stub) to pagefind; it indexes it while the caller goes on."""
-        if self._last is not None:
+        """One more page (its stub) to index: written into the scratch folder in the background."""
+        if self._finished:
             raise RuntimeError("add() depois de finish()")
-        self._batch.append(self._request(_relpath(rel), text))
-        if len(self._batch) >= self.BATCH:
-            self._queue.put(b"".join(self._batch))
-            self._batch.clear()
+        rel = _relpath(rel)
+        if self._last is not None and rel <= self._last:
+            self._ordered = False
+        self._last = rel
+        self._queue.put((rel, text))
 
     def finish(self) -> None:
-        """No more pages: pagefind builds the index (`files()` waits for it)."""
-        if self._last is not None:
-            return
-        if self._added == 0:
-            self._failed = "nenhuma página a indexar (nenhuma tem data-pagefind-body)"
-        self._last = self._added + 1
-        self._batch.append(_message(self._last, {"type": "GetFiles", "index_id": 0}))
-        self._queue.put(b"".join(self._batch))
-        self._batch.clear()
-        self._queue.put(None)
+        """No more pages: pagefind indexes them, in the background (`files()` waits for it)."""
+        if not self._finished:
+            self._finished = True
+            self._queue.put(None)
 
-    def _write(self) -> None:
-        """Writes the queued requests to pagefind's input, as they come, until finish()'s end mark."""
-        stdin = self._proc.stdin
+    def _run(self) -> None:
+        scratch = None
         try:
-            while True:
-                data = self._queue.get()
-                if data is None:
+            pages: list[tuple[str, str]] = []   # kept until pagefind starts: written again if out of order
+            made: set[str] = set()
+            while (item := self._queue.get()) is not None:
+                if self._cancelled:
                     return
-                view = memoryview(data)
-                while view:
-                    view = view[stdin.write(view):]
-        except (OSError, ValueError, AttributeError):   # pagefind died (its reason is in the log), or cancelled
-            pass
-
-    def _read(self) -> None:
-        """Collects the replies until the last request's (the index), or the first error."""
-        import time
-        stdout = self._proc.stdout
-        parts: list[bytes] = []   # the reply being read (the index is one big reply: no quadratic joins)
-        # the index comes in one reply of ~5 MB: read it in big pieces, as fast as they come — pagefind
-        # waits while the pipe is full, and this thread needs the GIL after each read while the build's
-        # main thread is busy (with 64 KiB reads from a 64 KiB pipe, ~0.4 s later on the archive)
-        from league.workers import PIPE_SIZE
-        buf = bytearray(PIPE_SIZE)
-        view = memoryview(buf)
-        while True:
-            if self._last is None:   # pagefind answers every page: read its answers in bunches (fewer wake-ups)
-                time.sleep(0.02)
-            try:   # into one buffer: a read of up to 1 MiB (what the pipe holds) allocates only what came
-                n = stdout.readinto(buf)
-                chunk = bytes(view[:n]) if n else b""
-            except (OSError, ValueError):   # cancelled
-                chunk = b""
-            if not chunk:
-                self._failed = self._failed or "pagefind terminou antes de entregar o índice"
+                if scratch is None:
+                    scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=_scratch_root())
+                    site, out = os.path.join(scratch, "site"), os.path.join(scratch, "pagefind")
+                pages.append(item)
+                _write_stub(site, item, made)
+            if self._cancelled:
                 return
-            start = 0
-            while (comma := chunk.find(b",", start)) >= 0:
-                parts.append(chunk[start:comma])
-                raw = base64.b64decode(b"".join(parts))
-                parts = []
-                start = comma + 1
-                if b'"type":"IndexedFile"' in raw:   # a page indexed (nothing to read: not decoded, 3 µs each)
-                    continue
-                reply = json.loads(raw)
-                payload = reply.get("payload") or {}
-                if payload.get("type") == "Error":
-                    self._failed = f"{payload.get('message')} ({payload.get('original_message') or ''})"[:500]
+            if not pages:
+                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+            if not self._ordered:   # pagefind numbers the pages in the order the folder lists them
+                pages.sort()
+                for (a, _), (b, _) in zip(pages, pages[1:]):
+                    if a == b:
+                        raise ValueError(f"página repetida: {a!r}")
+                shutil.rmtree(site)
+                made.clear()
+                for item in pages:
+                    _write_stub(site, item, made)
+            del pages
+            with self._lock:
+                if self._cancelled:
                     return
-                if self._last is not None and reply.get("message_id") == self._last:
-                    self._files = {f"pagefind/{_relpath(f['path'])}": base64.b64decode(f["content"])
-                                   for f in payload.get("files", [])
-                                   if f["path"] not in UNUSED and not f["path"].startswith("playground/")}
-                    return
-            parts.append(chunk[start:])
+                # in the scratch folder: no pagefind.yml of the current folder applies
+                self._proc = subprocess.Popen(_command(Path(site), Path(out)), cwd=scratch,
+                                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE, env=_pagefind_env())
+            stdout, stderr = self._proc.communicate()
+            if self._cancelled:
+                return
+            if self._proc.returncode != 0:
+                raise _failure(self._proc.returncode, (stderr or stdout).decode("utf-8", "replace"))
+            self._files = _read_index(out)
+            if not self._files:
+                raise _failure(1, "pagefind não escreveu o índice")
+        except SearchError as e:
+            self._error = e
+        except OSError as e:   # the scratch folder (a full /dev/shm…): TMPDIR names another
+            self._error = _failure(1, f"{e} (pasta temporária: defina TMPDIR para usar outra)")
+        except ValueError as e:
+            self._error = _failure(1, str(e))
+        except BaseException as e:  # noqa: BLE001 — handed to the caller of files()
+            self._error = e
+        finally:
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
 
     def files(self) -> dict[str, bytes]:
         """Waits for pagefind and returns the index's files ({"pagefind/…": bytes}, without its UI
-        bundles); raises RuntimeError with pagefind's message when it failed."""
-        if self._files is not None and self._proc is None:
-            return self._files
-        if self._proc is None:
+        bundles); raises SearchError with pagefind's message when it failed."""
+        if self._cancelled:
             raise RuntimeError("indexação cancelada")
         self.finish()
-        try:
-            self._reader.join()
-            if self._failed or not self._files:
-                code = self._stop(graceful=False)
-                self._log.seek(0)
-                raise _failure(code or 1, f"{self._failed or 'índice vazio'} {self._log.read().decode('utf-8', 'replace')}")
-            return self._files
-        finally:
-            self.cancel()  # the service ends at the end of its input; interrupted (Ctrl-C): stopped
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        if self._cancelled or self._files is None:
+            raise RuntimeError("indexação cancelada")
+        return self._files
 
     def wait(self) -> bool:
         """Waits for pagefind and writes the index into `dest/pagefind` (replacing one already there,
-        through a folder beside it and a rename); True, or RuntimeError with pagefind's message."""
+        through a folder beside it and a rename); True, or SearchError with pagefind's message."""
         if self._result is not None:
             return self._result
         files = self.files()
@@ -631,37 +516,16 @@ class StubIndexing:
         self._result = True
         return True
 
-    def _stop(self, graceful: bool = True) -> int | None:
-        """Ends pagefind and returns its exit status (None when it had ended already by our doing): its
-        service stops at the end of its input, closed here once it has answered everything (`graceful`);
-        otherwise (a failure, a cancelled build), or when it does not stop, it is killed."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return None
-        killed = False
-        if not graceful and proc.poll() is None:
-            try:   # it may be ending by itself (its output has just closed): its status says why
-                proc.wait(timeout=0.2)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                killed = True
-        try:
-            proc.stdin.close()
-        except OSError:   # it died with our requests unread
-            pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        return None if killed else proc.returncode
-
     def cancel(self) -> None:
-        """Stops pagefind (if still running); nothing is left behind."""
-        self._stop(graceful=self._files is not None)
-        if self._log is not None and not self._log.closed:
-            self._log.close()
+        """Stops pagefind (if still running) and returns once its scratch folder is gone: nothing is left."""
+        with self._lock:
+            self._cancelled = True
+            proc = self._proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        self._finished = True
+        self._queue.put(None)   # wakes the thread if it waits for more pages
+        self._thread.join()
 
     def __enter__(self) -> StubIndexing:
         return self
@@ -696,23 +560,19 @@ class _NoIndexing:
         pass
 
 
-def start_index_stubs(stubs: Mapping[str, str] | None, dest: Path, in_order: bool = False,
-                      records: bool | None = None) -> StubIndexing | _NoIndexing:
-    """Starts pagefind on the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`), sent in the
-    order of their paths (`in_order`: in the mapping's own order), and returns at once. `stubs=None`: a
-    stream — the caller sends each page with `handle.add(path, stub)`, in the order it wants, then
-    `handle.finish()`. The caller does
-    other work, then calls `handle.files()` (the index's files; {} when pagefind is not installed),
-    `handle.wait()` (True once `dest/pagefind` is written; False when pagefind is not installed, nothing
-    done) or `handle.cancel()`; RuntimeError with pagefind's message on failure. `records`: send the stubs
-    that allow it as records (see `record`; None: when this pagefind's version allows it), or all as HTML."""
+def start_index_stubs(stubs: Mapping[str, str] | None, dest: Path) -> StubIndexing | _NoIndexing:
+    """Starts pagefind on the stubs (`{relative path: stub}`, e.g. `jogadores/x/index.html`; the index is
+    the same whatever the mapping's order) and returns at once. `stubs=None`: a stream — the caller gives
+    each page with `handle.add(path, stub)`, then `handle.finish()`. The caller does other work, then calls
+    `handle.files()` (the index's files; {} when pagefind is not installed), `handle.wait()` (True once
+    `dest/pagefind` is written; False when pagefind is not installed, nothing done) or `handle.cancel()`;
+    SearchError with pagefind's message on failure."""
     if not available():
         return _NoIndexing()
-    return StubIndexing(stubs, dest, in_order, records)
+    return StubIndexing(stubs, dest)
 
 
-def index_stubs(stubs: Mapping[str, str], dest: Path, in_order: bool = False, records: bool | None = None) -> bool:
-    """Indexes the stubs (see `stub`) and puts the index in `dest/pagefind`: the same files, byte for byte,
-    as pagefind over the full pages in the same order. False, doing nothing, when pagefind is not
-    installed; RuntimeError with pagefind's message on failure."""
-    return start_index_stubs(stubs, dest, in_order, records).wait()
+def index_stubs(stubs: Mapping[str, str], dest: Path) -> bool:
+    """Indexes the stubs (see `stub`) and puts the index in `dest/pagefind`. False, doing nothing, when
+    pagefind is not installed; SearchError with pagefind's message on failure."""
+    return start_index_stubs(stubs, dest).wait()

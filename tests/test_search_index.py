@@ -74,3 +74,43 @@ def test_the_binary_is_found_where_pagefind_itself_finds_it(monkeypatch, env):
         monkeypatch.setenv("PAGEFIND_BINARY_PATH", env)
     assert _executable() == get_executable()
     assert env is None or _executable() == Path(env)
+
+
+def _index_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted((site / "pagefind").rglob("*")) if p.is_file()}
+
+
+def test_two_builds_of_the_same_content_write_the_same_index(tmp_path):
+    # pagefind numbers the pages in the order it finds them: the stubs are written in path order into a new
+    # scratch folder each time, so the same content gives the same index, byte for byte
+    one, two = tmp_path / "one", tmp_path / "two"
+    build(ROOT / "content", one, templates=ROOT / "templates", cache_dir=False)
+    build(ROOT / "content", two, templates=ROOT / "templates", cache_dir=False)
+    first = _index_files(one)
+    assert any(rel.startswith("pagefind/fragment/") for rel in first) and "pagefind/pagefind.js" in first
+    assert _index_files(two) == first
+    assert (one / ".pagefind-digest").read_bytes() == (two / ".pagefind-digest").read_bytes()
+
+
+def test_a_build_without_search_writes_no_index_and_runs_no_pagefind(tmp_path, monkeypatch):
+    import league.search as S
+
+    def no_pagefind(*args, **kwargs):
+        raise AssertionError("pagefind ran")
+    monkeypatch.setattr(S, "StubIndexing", no_pagefind)
+    site = tmp_path / "site"
+    build(ROOT / "content", site, templates=ROOT / "templates", cache_dir=False, search=False)
+    assert (site / "index.html").is_file() and (site / "busca" / "index.html").is_file()
+    assert not (site / "pagefind").exists() and not (site / ".pagefind-digest").exists()
+
+
+def test_pagefind_is_required_within_the_versions_it_was_checked_with():
+    # 1.2.0 makes another index each run over the same pages; a 2.x may change the command line league runs
+    import tomllib
+    from importlib.metadata import version
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        deps = tomllib.load(fh)["project"]["dependencies"]
+    spec = next(d for d in deps if d.startswith("pagefind"))
+    assert re.fullmatch(r"pagefind\[bin\]>=1\.3,<2", spec.replace(" ", ""))
+    major, minor = (int(x) for x in version("pagefind").split(".")[:2])
+    assert (1, 3) <= (major, minor) < (2, 0)

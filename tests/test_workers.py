@@ -1,8 +1,7 @@
 """league.workers.TaskFeed: the units of work in a pipe, each taken by exactly one of the processes that
 read it (the loader's and the renderer's way of sharing work as the processes go), a worker's result or
 its failure coming back to the parent (fork_result/join_result), a worker's results streamed as it goes
-(StreamWorker), and the environment pagefind's service
-runs in (search._service_env)."""
+(StreamWorker), and the environment pagefind runs in (search._pagefind_env)."""
 from __future__ import annotations
 
 import os
@@ -57,10 +56,10 @@ def test_an_empty_feed_gives_nothing_and_a_feed_is_read_once():
 
 def test_pagefind_runs_with_jemalloc_zeroing_by_memset_unless_the_user_says_otherwise(monkeypatch):
     monkeypatch.delenv("_RJEM_MALLOC_CONF", raising=False)
-    assert search._service_env()["_RJEM_MALLOC_CONF"] == "thp:always,narenas:1"
+    assert search._pagefind_env()["_RJEM_MALLOC_CONF"] == "thp:always,narenas:1"
     monkeypatch.setenv("_RJEM_MALLOC_CONF", "narenas:2")
-    assert search._service_env()["_RJEM_MALLOC_CONF"] == "narenas:2"
-    assert search._service_env()["PATH"] == os.environ["PATH"]
+    assert search._pagefind_env()["_RJEM_MALLOC_CONF"] == "narenas:2"
+    assert search._pagefind_env()["PATH"] == os.environ["PATH"]
 
 
 def test_a_workers_value_comes_back_and_its_failure_is_raised_here():
@@ -174,7 +173,7 @@ def test_a_failing_streaming_worker_keeps_the_frames_it_sent_and_says_it_failed(
 
 @pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
 def test_the_pipes_that_carry_big_results_hold_a_mebibyte():
-    # a worker's frames and pagefind's replies (its index: one reply of ~5 MB on the archive) come through
+    # a worker's frames come through
     # pipes of PIPE_SIZE, not Linux's 64 KiB: the writer does not wait for each 64 KiB to be read by a
     # thread that first needs the GIL (0.4 s later on the archive with the main thread busy)
     import fcntl
@@ -185,12 +184,3 @@ def test_the_pipes_that_carry_big_results_hold_a_mebibyte():
     assert fcntl.fcntl(r, fcntl.F_GETPIPE_SZ) == PIPE_SIZE
     os.close(r)
     os.close(w)
-    if not search.available():
-        return
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        indexing = search.start_index_stubs(None, d)
-        try:
-            assert fcntl.fcntl(indexing._proc.stdout.fileno(), fcntl.F_GETPIPE_SZ) == PIPE_SIZE
-        finally:
-            indexing.cancel()
