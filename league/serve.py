@@ -406,7 +406,7 @@ class DevServer:
             errors = [d for d in exc.diagnostics if d.level == "error"]
             warnings = [d for d in exc.diagnostics if d.level != "error"]
         except Exception as exc:  # noqa: BLE001 - a broken template or a bug must not stop the server
-            errors = [_unexpected(exc)]
+            errors = [_unexpected(exc, self.content, self.out)]
             if self.debug:
                 self.echo("".join(traceback.format_exception(exc)).rstrip())
         report = None   # this build's results go now, by reference counting: the collector then walks only the rest
@@ -604,9 +604,12 @@ def _shown(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _unexpected(exc: Exception) -> Diagnostic:
-    """A failure that is not a content diagnostic (a template with a syntax error, a bug), placed if possible."""
+def _unexpected(exc: Exception, content: Path, out: Path) -> Diagnostic:
+    """A failure that is not a content diagnostic (a template with a syntax error, a bug), placed in the
+    content or the templates when possible, and never at league's own code: the page is for the one editing
+    the content, the traceback is for --debug."""
     import jinja2
+    from league.writer import OutError
     if isinstance(exc, jinja2.TemplateSyntaxError):
         where = SourceMark(exc.filename or exc.name or "templates", exc.lineno or 0, 1 if exc.lineno else 0)
         return Diagnostic(where, f"erro de sintaxe no template: {exc.message}")
@@ -614,12 +617,62 @@ def _unexpected(exc: Exception) -> Diagnostic:
         frame = next((f for f in reversed(traceback.extract_tb(exc.__traceback__))
                       if f.filename.endswith((".html", ".xml"))), None)
         where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("templates")
-        return Diagnostic(where, f"erro no template: {exc}")
-    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("league")
-    return Diagnostic(where, f"erro inesperado na construção do site: {type(exc).__name__}: {exc}",
-                      "é um erro interno do league: por favor, relate o problema com a saída de "
-                      "league --debug serve")
+        return Diagnostic(where, f"erro no template: {_one_line(exc)}")
+    if isinstance(exc, OutError):   # out/ got something league did not write: the build refuses it
+        return Diagnostic(SourceMark(str(out)), str(exc))
+    what = f"{type(exc).__name__}: {_one_line(exc)}"
+    hint = "o conteúdo pode estar certo: é um erro do league; por favor, relate o problema com a saída de " \
+           "league --debug serve"
+    place = _content_place(exc, content)
+    if place is not None:
+        return Diagnostic(place, f"erro interno do league ao processar este conteúdo: {what}", hint)
+    return Diagnostic(SourceMark("erro interno"), f"erro inesperado na construção do site: {what}", hint)
+
+
+def _one_line(exc: BaseException) -> str:
+    """The first line of an exception's message: a worker's failure carries the worker's traceback after it."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else ""
+
+
+def _content_place(exc: BaseException, content: Path) -> Optional[SourceMark]:
+    """The content being processed when `exc` was raised: the innermost frame of its traceback (or of what
+    caused it) with a local that is a place in the content (a SourceMark, or one of league's records that
+    has one: a stage, a match, a club…) or a content file. None when nothing says (a failure in a worker,
+    which loses its frames)."""
+    import dataclasses
+    try:
+        root = Path(content).resolve()
+    except OSError:
+        root = Path(content).absolute()
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        for frame, _line in reversed(list(traceback.walk_tb(exc.__traceback__))):
+            files = []
+            for value in list(frame.f_locals.values()):
+                mark = None
+                if isinstance(value, SourceMark):
+                    mark = value
+                elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+                    mark = getattr(value, "mark", None) if any(f.name == "mark" for f in dataclasses.fields(value)) \
+                        else None
+                elif isinstance(value, (str, Path)) and len(str(value)) < 4096 \
+                        and str(value).endswith((".yaml", ".yml", ".md")):
+                    files.append(value)
+                if isinstance(mark, SourceMark) and mark.path:
+                    return mark
+            for value in files:
+                path = Path(value)
+                full = path if path.is_absolute() else root.parent / path
+                try:
+                    rel = full.resolve().relative_to(root)
+                except (OSError, ValueError):
+                    continue
+                if full.is_file():   # as the loader names it (league.loader.Loader.rel)
+                    return SourceMark(f"{Path(content).name or 'content'}/{rel.as_posix()}")
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 @click.command()

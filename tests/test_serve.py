@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from league.serve import DevServer, inject
+from league.serve import DevServer, State, _unexpected, error_page, inject
 from tests.bad_input.harness import copy_base
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -483,3 +483,47 @@ def test_stop_ends_the_streams_and_the_watcher_at_once(tmp_path):
     finally:
         page.close()
         srv.stop()
+
+
+def test_an_unexpected_failure_points_at_the_content_being_processed_not_at_league(tmp_path, monkeypatch):
+    # a bug met while ranking one stage: the page names that stage's file and line, never league/*.py
+    import league.ranking
+    content = copy_base(tmp_path / "src")
+    real = league.ranking.group_tables
+
+    def buggy(stage):
+        if stage.id == "etapa-1":
+            return {}["grupo"]
+        return real(stage)
+    monkeypatch.setattr(league.ranking, "group_tables", buggy)
+    lines: list[str] = []
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lines.append)
+    assert not srv.rebuild()
+    (error,) = srv.state.errors
+    assert error.mark.path == "content/seasons/2026/truco/etapa-1.yaml" and error.mark.line >= 1
+    assert error.message == "erro interno do league ao processar este conteúdo: KeyError: 'grupo'"
+    page = error_page(srv.state)
+    assert f"<code>{error.mark}</code>" in page
+    assert_not_at_league(page)
+    assert "Traceback" not in "\n".join(lines)
+
+
+def test_an_unexpected_failure_with_no_place_says_erro_interno_without_a_path_of_league():
+    # a worker's failure comes back as one RuntimeError carrying the worker's traceback in its message
+    try:
+        raise RuntimeError("worker failed: KeyError('x')\nTraceback (most recent call last):\n"
+                           '  File "/usr/lib/python3/site-packages/league/render.py", line 10, in page\n')
+    except RuntimeError as exc:
+        d = _unexpected(exc, Path("content"), Path("site"))
+    assert str(d.mark) == "erro interno"
+    assert d.message == "erro inesperado na construção do site: RuntimeError: worker failed: KeyError('x')"
+    assert "league --debug serve" in d.hint
+    page = error_page(State(1, [d]))
+    assert_not_at_league(page)
+
+
+def test_an_out_folder_the_build_refuses_is_named_as_such_not_as_a_bug(tmp_path):
+    from league.writer import OutError
+    d = _unexpected(OutError("--out site: a pasta não está vazia e não foi o league que a escreveu"),
+                    Path("content"), Path("site"))
+    assert str(d.mark) == "site" and d.message.startswith("--out site: a pasta não está vazia") and d.hint is None
