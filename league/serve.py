@@ -4,7 +4,7 @@ and reload the page open in the browser.
 A threaded http.server, and a watcher thread told of file events by watchfiles (the operating system's
 notifications: inotify, FSEvents, ReadDirectoryChangesW), which gathers the events of one save — an editor's
 temporary file and rename, "save all" of several files — into one rebuild once the files have been quiet for
-50 ms. The page reloads through a small script the server adds to the HTML it sends (never to the built files):
+50 ms (with --polling, or where the system refuses to watch, watchfiles looks at them every 0.3 s). The page reloads through a small script the server adds to the HTML it sends (never to the built files):
 it listens to /__league/events (Server-Sent Events), where the server says `reload` after each good build and
 `errors` after a build with errors, each with the build's version; the page reloads when the version is not
 its own. A build with content errors prints them in the terminal and the browser shows an error page listing
@@ -351,7 +351,7 @@ class DevServer:
     def __init__(self, content: Path, out: Path, templates: Optional[Path] = None, port: int = 8000,
                  settle: float = SETTLE, echo: Callable[[str], None] = lambda s: click.echo(s, err=True),
                  progress: Optional[Callable[[], Any]] = None, debug: bool = False, watch: bool = True,
-                 heartbeat: float = HEARTBEAT):
+                 heartbeat: float = HEARTBEAT, polling: bool = False):
         from league.paths import default_templates
         self.content = Path(content)
         self.out = Path(out)
@@ -359,6 +359,7 @@ class DevServer:
         self.port = port
         self.settle = settle        # seconds without a file event that end a save
         self.watching = watch       # False: no watcher thread (the site is built once, at start)
+        self.polling = polling      # True: look at the files every 0.3 s instead of waiting for the system's events
         self.heartbeat = heartbeat
         self.echo = echo
         # progress(): a fresh progress bar for each build (league.cli._Progress: quiet for a rebuild under a
@@ -473,7 +474,7 @@ class DevServer:
     def watch(self) -> None:
         """The watcher thread: a rebuild after each save under content/ or templates/ (hidden files, swap and
         backup files left out), until stop()."""
-        polling = None   # watchfiles' choice: the system's notifications, or polling where it says so
+        polling = True if self.polling else None   # None: watchfiles' choice (the system's notifications)
         said = ""        # the last failure told: the same one is not told again every second
         while not self.stopping.is_set():
             roots = self.roots()
@@ -681,7 +682,10 @@ def _content_place(exc: BaseException, content: Path) -> Optional[SourceMark]:
 @click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
 @click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
-def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> None:
+@click.option("--polling", is_flag=True,
+              help="Verifica os arquivos a cada 0,3 s em vez de esperar os avisos do sistema: para pastas onde "
+                   "eles não chegam (pasta de rede, arquivos do Windows no WSL, volume de um contêiner).")
+def serve(port: int, content: Path, out: Path, templates: Optional[Path], polling: bool) -> None:
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
     templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
     from league.cli import _Progress, debug_enabled
@@ -692,7 +696,7 @@ def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> Non
         click.echo(f"erro: {exc}", err=True)
         sys.exit(2)
     server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None,
-                       debug=debug_enabled())
+                       debug=debug_enabled(), polling=polling)
     server.start()
     click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
                "Ctrl+C para parar.", err=True)

@@ -527,3 +527,35 @@ def test_an_out_folder_the_build_refuses_is_named_as_such_not_as_a_bug(tmp_path)
     d = _unexpected(OutError("--out site: a pasta não está vazia e não foi o league que a escreveu"),
                     Path("content"), Path("site"))
     assert str(d.mark) == "site" and d.message.startswith("--out site: a pasta não está vazia") and d.hint is None
+
+
+def test_polling_on_request_and_when_the_system_refuses_to_watch(tmp_path, monkeypatch):
+    # --polling (a network folder, Windows files under WSL: no events come), and the fallback when the
+    # system refuses to watch (inotify's limit of watches): either way a save is still heard
+    import watchfiles
+    real = watchfiles.watch
+    asked = []
+
+    def refusing(*paths, force_polling=None, **kwargs):
+        asked.append(force_polling)
+        if not force_polling:
+            raise OSError("OS file watch limit reached")
+        return real(*paths, force_polling=force_polling, **kwargs)
+    monkeypatch.setattr(watchfiles, "watch", refusing)
+    for polling in (True, False):
+        content = copy_base(tmp_path / f"src-{polling}")
+        lines: list[str] = []
+        srv = DevServer(content, tmp_path / f"site-{polling}", port=0, echo=lines.append, polling=polling)
+        srv.start()
+        page = Events(srv)
+        try:
+            assert page.next() == ("reload", {"version": 1})
+            edit(content / "clubs.yaml", "aptru: {name: APTRU,", "aptru: {name: APTRU Renomeada,")
+            assert page.next() == ("reload", {"version": 2})
+        finally:
+            page.close()
+            srv.stop()
+        warned = [line for line in lines if line.startswith("aviso: o sistema não avisa")]
+        assert len(warned) == (0 if polling else 1)
+        assert "OS file watch limit reached" in "".join(warned) or polling
+    assert asked[0] is True and asked[1:3] == [None, True]
