@@ -4,11 +4,12 @@ and reload the page open in the browser.
 A threaded http.server, and a watcher thread told of file events by watchfiles (the operating system's
 notifications: inotify, FSEvents, ReadDirectoryChangesW), which gathers the events of one save — an editor's
 temporary file and rename, "save all" of several files — into one rebuild once the files have been quiet for
-50 ms (with --polling, or where the system refuses to watch, watchfiles looks at them every 0.3 s). The page reloads through a small script the server adds to the HTML it sends (never to the built files):
-it listens to /__league/events (Server-Sent Events), where the server says `reload` after each good build and
-`errors` after a build with errors, each with the build's version; the page reloads when the version is not
-its own. A build with content errors prints them in the terminal and the browser shows an error page listing
-each file:line:col; the last good site stays in out/ (and at ?__league=anterior) until the content is fixed.
+30 ms (with --polling, or where the system refuses to watch, watchfiles looks at them every 0.3 s). The page
+reloads through a small script the server adds to the HTML it sends (never to the built files): it listens to
+/__league/events (Server-Sent Events), where the server says `reload` after each good build and `errors` after
+a build with errors, each with the build's version; the page reloads when the version is not its own. A build
+with content errors prints them in the terminal and the browser shows an error page listing each
+file:line:col; the last good site stays in out/ (and at ?__league=anterior) until the content is fixed.
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ MAX_TARGET = 4096                 # characters of a request's target (PATH_MAX):
 NAME_MAX = 255                    # bytes of one path segment: no file of a site has a longer name
 MAX_LISTENERS = 32                # pages listening to /__league/events at once; one more gets 503
 HEARTBEAT = 15.0                  # seconds between the comments that keep an idle event stream open
-SETTLE = 0.05                     # seconds without a file event that end a save (and start the rebuild)
+SETTLE = 0.03                     # seconds without a file event that end a save (and start the rebuild)
 GATHER = 1.6                      # seconds: the longest a stream of events is gathered into one rebuild
 IDLE = 1.0                        # seconds: how often the watcher looks whether content/ itself came or went
 
