@@ -559,3 +559,39 @@ def test_polling_on_request_and_when_the_system_refuses_to_watch(tmp_path, monke
         assert len(warned) == (0 if polling else 1)
         assert "OS file watch limit reached" in "".join(warned) or polling
     assert asked[0] is True and asked[1:3] == [None, True]
+
+
+NODE_HARNESS = r"""
+const vm = require("vm");
+const code = require("fs").readFileSync(0, "utf8");
+const log = [], doc = {}, win = {}, sources = [];
+class FakeEventSource {
+  constructor(url) { this.url = url; this.on = {}; sources.push(this); log.push("open " + url); }
+  addEventListener(name, f) { this.on[name] = f; }
+  close() { log.push("close"); }
+  emit(name, data) { if (this.on[name]) this.on[name]({data: JSON.stringify(data)}); }
+}
+const document = {hidden: false, currentScript: {getAttribute: (n) => (n === "data-version" ? "3" : null)},
+                  addEventListener: (n, f) => { doc[n] = f; }};
+const window = {EventSource: FakeEventSource, addEventListener: (n, f) => { win[n] = f; }};
+const location = {reload: () => log.push("reload")};
+// no setTimeout, setInterval nor fetch here: a script that polls fails
+vm.runInNewContext(code, {document, window, location, EventSource: FakeEventSource, JSON, String});
+const last = () => sources[sources.length - 1];
+last().emit("reload", {version: 3});                     // the version the page has: nothing
+log.push("|");
+document.hidden = true; doc.visibilitychange();          // a hidden tab gives its connection back
+document.hidden = false; doc.visibilitychange();         // and listens again when shown
+last().emit("errors", {version: 4, errors: 2});          // a build with errors: the page shows them
+console.log(JSON.stringify(log));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
+def test_the_reload_script_in_a_javascript_engine(server):
+    # the very script the server sends, run by node against a fake page and EventSource
+    js = get(f"http://127.0.0.1:{server.port}/__league/reload.js")[1]
+    run = subprocess.run(["node", "-e", NODE_HARNESS], input=js, capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == ["open /__league/events", "|", "close", "open /__league/events",
+                                      "close", "reload"]
