@@ -1,11 +1,15 @@
 """`league serve`: build, serve the site on 127.0.0.1, rebuild when a file under content/ or templates/ changes,
 and reload the page open in the browser.
 
-Standard library only: a threaded http.server and a watcher thread that polls modification times (~0.5 s). The
-page reloads through a small script the server adds to the HTML it sends (never to the built files): it asks
-/__league/version every half second and reloads when the number changes. A build with content errors prints them
-in the terminal and the browser shows an error page listing each file:line:col; the last good site stays in
-out/ (and at ?__league=anterior) until the content is fixed.
+A threaded http.server, and a watcher thread told of file events by watchfiles (the operating system's
+notifications: inotify, FSEvents, ReadDirectoryChangesW), which gathers the events of one save — an editor's
+temporary file and rename, "save all" of several files — into one rebuild once the files have been quiet for
+30 ms (with --polling, or where the system refuses to watch, watchfiles looks at them every 0.3 s). The page
+reloads through a small script the server adds to the HTML it sends (never to the built files): it listens to
+/__league/events (Server-Sent Events), where the server says `reload` after each good build and `errors` after
+a build with errors, each with the build's version; the page reloads when the version is not its own. A build
+with content errors prints them in the terminal and the browser shows an error page listing each
+file:line:col; the last good site stays in out/ (and at ?__league=anterior) until the content is fixed.
 """
 from __future__ import annotations
 
@@ -30,21 +34,40 @@ import click
 from league.errors import Diagnostic, LeagueError, SourceMark
 
 VERSION_PATH = "/__league/version"
+EVENTS_PATH = "/__league/events"
 SCRIPT_PATH = "/__league/reload.js"
 PREVIOUS = "__league=anterior"   # query that shows the last good page instead of the error page
 MAX_TARGET = 4096                 # characters of a request's target (PATH_MAX): a longer one gets 414
 NAME_MAX = 255                    # bytes of one path segment: no file of a site has a longer name
+MAX_LISTENERS = 32                # pages listening to /__league/events at once; one more gets 503
+HEARTBEAT = 15.0                  # seconds between the comments that keep an idle event stream open
+SETTLE = 0.03                     # seconds without a file event that end a save (and start the rebuild)
+GATHER = 1.6                      # seconds: the longest a stream of events is gathered into one rebuild
+IDLE = 1.0                        # seconds: how often the watcher looks whether content/ itself came or went
 
+# The page listens while it is shown: a hidden tab closes its stream (browsers open at most six connections
+# to one host, and each listening tab holds one), and catches up when shown again, since the server says
+# its current version first to every new listener. EventSource reconnects by itself when the server is
+# restarted; the server then counts from 1 again, which differs from the page's version: it reloads.
 RELOAD_JS = """\
 (function () {
-  var me = document.currentScript, seen = me && me.getAttribute("data-version");
-  function poll() {
-    fetch("/__league/version", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (d) {
-      if (String(d.version) !== seen) { location.reload(); return; }
-      setTimeout(poll, 500);
-    }, function () { setTimeout(poll, 2000); });
+  var me = document.currentScript, seen = me && me.getAttribute("data-version"), source = null;
+  function check(e) {
+    var d;
+    try { d = JSON.parse(e.data); } catch (err) { return; }
+    if (String(d.version) !== seen) { close(); location.reload(); }
   }
-  setTimeout(poll, 500);
+  function open() {
+    if (source || document.hidden || !window.EventSource) return;
+    source = new EventSource("/__league/events");
+    source.addEventListener("reload", check);
+    source.addEventListener("errors", check);
+  }
+  function close() { if (source) { source.close(); source = null; } }
+  document.addEventListener("visibilitychange", function () { if (document.hidden) close(); else open(); });
+  window.addEventListener("pagehide", close);
+  window.addEventListener("pageshow", open);
+  open();
 })();
 """
 
@@ -97,6 +120,31 @@ def inject(body: bytes, version: int) -> bytes:
     return body[:i] + tag + body[i:] if i >= 0 else body + tag
 
 
+def event(state: State) -> bytes:
+    """The Server-Sent Event that says how the last build went: `reload` after a good one, `errors` (and how
+    many) after one with errors; each with the build's version."""
+    if state.errors:
+        data = json.dumps({"version": state.version, "errors": len(state.errors)})
+        return f"event: errors\ndata: {data}\n\n".encode()
+    return f"event: reload\ndata: {json.dumps({'version': state.version})}\n\n".encode()
+
+
+def ignored(name: str) -> bool:
+    """A file or folder name the watcher leaves out: hidden ones (.git, an editor's .swp or .#lock) and
+    __pycache__ folders, and editors' backup and swap files."""
+    return name.startswith(".") or name == "__pycache__" or name.endswith(("~", ".swp", ".swx"))
+
+
+def _state(path: str) -> tuple[int, int] | None:
+    """(mtime, size) of a file, (0, -1) for a broken link (still a file the build will report), None when
+    there is nothing there."""
+    try:
+        st = os.stat(path)
+        return (st.st_mtime_ns, st.st_size)
+    except OSError:
+        return (0, -1) if os.path.lexists(path) else None
+
+
 def scan(roots: list[Path]) -> dict[str, tuple[int, int]]:
     """(mtime, size) of every file under roots; hidden files and folders (editor swap files, .git) left out."""
     out: dict[str, tuple[int, int]] = {}
@@ -104,16 +152,11 @@ def scan(roots: list[Path]) -> dict[str, tuple[int, int]]:
         if not root.is_dir():
             continue
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"]
+            dirnames[:] = [d for d in dirnames if not ignored(d)]
             for name in filenames:
-                if name.startswith(".") or name.endswith(("~", ".swp", ".swx")):
-                    continue
-                path = os.path.join(dirpath, name)
-                try:
-                    st = os.stat(path)
-                    out[path] = (st.st_mtime_ns, st.st_size)
-                except OSError:          # a broken link: still a file the build will report
-                    out[path] = (0, -1)
+                if not ignored(name):
+                    path = os.path.join(dirpath, name)
+                    out[path] = _state(path) or (0, -1)
     return out
 
 
@@ -199,6 +242,8 @@ class Handler(SimpleHTTPRequestHandler):
             return self.send_bytes(200, "application/json", json.dumps(data).encode(), head)
         if path == SCRIPT_PATH:
             return self.send_bytes(200, "text/javascript; charset=utf-8", RELOAD_JS.encode(), head)
+        if path == EVENTS_PATH:
+            return self.events(dev, head)
         with dev.lock:
             state = State(dev.state.version, list(dev.state.errors), list(dev.state.warnings), dev.state.prefix)
         canonical = path
@@ -235,6 +280,44 @@ class Handler(SimpleHTTPRequestHandler):
             return super().do_HEAD()
         return super().do_GET()
 
+    def events(self, dev: "DevServer", head: bool) -> None:
+        """/__league/events: a stream of Server-Sent Events, open until the page goes away or the server stops.
+        It says the current version at once, then `reload` or `errors` after each build, and a comment every
+        HEARTBEAT seconds (which also finds a page gone without a word: the write fails). Each listener holds
+        one of the server's (daemon) threads, waiting on the condition a build notifies; MAX_LISTENERS at
+        once, one more gets 503."""
+        with dev.lock:
+            full = dev.listeners >= MAX_LISTENERS
+            if not full:
+                dev.listeners += 1
+        if full:
+            return self.send_bytes(503, "text/plain; charset=utf-8",
+                                   f"league serve: já há {MAX_LISTENERS} páginas ouvindo as mudanças; feche "
+                                   "algumas abas e recarregue esta.\n".encode("utf-8"), head)
+        self.close_connection = True
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.end_headers()
+            if head:
+                return
+            self.wfile.write(b"retry: 1000\n\n")   # a server restarted is found again within a second
+            sent = None
+            while True:
+                with dev.changed:
+                    dev.changed.wait_for(lambda: dev.stopping.is_set() or dev.state.version != sent,
+                                         timeout=dev.heartbeat)
+                    if dev.stopping.is_set():
+                        return
+                    message = event(dev.state) if dev.state.version != sent else b": ping\n\n"
+                    sent = dev.state.version
+                self.wfile.write(message)
+        except OSError:   # the page went away (ConnectionResetError, BrokenPipeError): its thread ends here
+            pass
+        finally:
+            with dev.lock:
+                dev.listeners -= 1
+
     def not_found(self, dev: "DevServer", head: bool, version: int | None = None) -> None:
         if version is None:
             with dev.lock:
@@ -267,25 +350,32 @@ class DevServer:
     """The build, the HTTP server and the watcher, started and stopped together (the tests drive it directly)."""
 
     def __init__(self, content: Path, out: Path, templates: Optional[Path] = None, port: int = 8000,
-                 interval: float = 0.5, echo: Callable[[str], None] = lambda s: click.echo(s, err=True),
-                 progress: Optional[Callable[[], Any]] = None, debug: bool = False):
+                 settle: float = SETTLE, echo: Callable[[str], None] = lambda s: click.echo(s, err=True),
+                 progress: Optional[Callable[[], Any]] = None, debug: bool = False, watch: bool = True,
+                 heartbeat: float = HEARTBEAT, polling: bool = False):
         from league.paths import default_templates
         self.content = Path(content)
         self.out = Path(out)
         self.templates = Path(templates) if templates else default_templates()
         self.port = port
-        self.interval = interval
+        self.settle = settle        # seconds without a file event that end a save
+        self.watching = watch       # False: no watcher thread (the site is built once, at start)
+        self.polling = polling      # True: look at the files every 0.3 s instead of waiting for the system's events
+        self.heartbeat = heartbeat
         self.echo = echo
         # progress(): a fresh progress bar for each build (league.cli._Progress: quiet for a rebuild under a
         # second, a bar for the first build of a large archive), or None
         self.progress = progress
         self.debug = debug   # league --debug: the traceback of an unexpected failure, not only its line
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)   # notified when a build ends, and at stop
+        self.listeners = 0                              # open /__league/events streams
         self.state = State()
         self.stopping = threading.Event()
         self.httpd: Optional[_HTTPServer] = None
         self.threads: list[threading.Thread] = []
-        self.snapshot: dict = {}
+        self.snapshot: dict = {}     # the watched files as the last build began: what a file event is checked against
+        self.garbage = False         # a build's reference cycles wait for the collector (see collect)
 
     @property
     def url(self) -> str:
@@ -295,7 +385,8 @@ class DevServer:
     def rebuild(self, why: str = "") -> bool:
         """Build once; True when the site was written. Never raises: every failure becomes the error page."""
         from league.build import build
-        self.snapshot = scan(self.watched())
+        self.collect()   # the previous build's, when no quiet second came since
+        self.snapshot = scan(self.roots())
         with self.lock:
             self.state.building = True
         if why:
@@ -317,12 +408,11 @@ class DevServer:
             errors = [d for d in exc.diagnostics if d.level == "error"]
             warnings = [d for d in exc.diagnostics if d.level != "error"]
         except Exception as exc:  # noqa: BLE001 - a broken template or a bug must not stop the server
-            errors = [_unexpected(exc)]
+            errors = [_unexpected(exc, self.content, self.out)]
             if self.debug:
                 self.echo("".join(traceback.format_exception(exc)).rstrip())
-        for d in errors + warnings:
-            self.echo(d.format_text())
-        with self.lock:
+        report = None   # this build's results go now, by reference counting: the collector then walks only the rest
+        with self.changed:
             self.state.version += 1
             self.state.errors = errors
             self.state.warnings = warnings
@@ -330,38 +420,135 @@ class DevServer:
             if prefix is not None:
                 self.state.prefix = prefix if prefix.endswith("/") else prefix + "/"
             version = self.state.version
+            self.changed.notify_all()   # the open pages hear of it now (/__league/events)
+        for d in errors + warnings:
+            self.echo(d.format_text())
         if errors:
             self.echo(f"{len(errors)} erro(s); o navegador mostra a lista. O site anterior continua em {self.out}/ "
                       f"(e em {self.url}?{PREVIOUS}).")
         else:
             self.echo(f"site reconstruído em {time.monotonic() - start:.1f} s (versão {version}).")
-        # A build leaves a few reference cycles (Jinja2's environment of each build: ~0.3 MB). Only the
-        # collector's full pass frees them, and in a process that builds again and again it hardly ever
-        # comes (a build freezes its loaded content for the collector): 30 rebuilds of one season, none.
-        # Run it now, once the browser has been told to reload (15 ms for one season, ~0.1 s for 20).
-        report = None   # this build's results go now, by reference counting: the pass then walks only the rest
-        gc.collect()
+        self.garbage = True
         return not errors
+
+    def collect(self) -> None:
+        """A build leaves a few reference cycles (Jinja2's environment of each build: ~0.3 MB). Only the
+        collector's full pass frees them, and in a process that builds again and again it hardly ever comes
+        (a build freezes its loaded content for the collector): 30 rebuilds of one season, none. The watcher
+        runs it after a quiet second, or the next build before it begins: never between a build and the
+        page's reload, which it would hold up (it holds the interpreter: 15 ms for one season, ~0.1 s for 20)."""
+        if self.garbage:
+            self.garbage = False
+            gc.collect()
 
     def watched(self) -> list[Path]:
         return [self.content, self.templates]
 
-    def watch(self) -> None:
-        while not self.stopping.wait(self.interval):
+    def roots(self) -> list[Path]:
+        """The watched folders that exist, as the watcher sees them (links resolved)."""
+        out = []
+        for p in self.watched():
             try:
-                now = scan(self.watched())
-                diff = changed(self.snapshot, now)
-                if not diff:
+                if p.is_dir():
+                    out.append(p.resolve())
+            except OSError:
+                pass
+        return out
+
+    def touched(self, paths: set[str]) -> list[str]:
+        """Of the paths file events named, those that differ from what the last build read: a file written
+        (its time or size changed), added or deleted, and any folder added, moved or deleted. A file made and
+        removed again within one save (vim's "4913" test file), or one written before the last build read it
+        but told of after, rebuilds nothing."""
+        out = []
+        for p in sorted(paths):
+            now = _state(p)
+            before = self.snapshot.get(p)
+            if os.path.isdir(p):
+                out.append(p)
+            elif now != before:
+                out.append(p)
+            elif now is None and any(k.startswith(p + os.sep) for k in self.snapshot):
+                out.append(p)   # a folder that held files the build read went away
+        return out
+
+    def watch(self) -> None:
+        """The watcher thread: a rebuild after each save under content/ or templates/ (hidden files, swap and
+        backup files left out), until stop()."""
+        polling = True if self.polling else None   # None: watchfiles' choice (the system's notifications)
+        said = ""        # the last failure told: the same one is not told again every second
+        while not self.stopping.is_set():
+            roots = self.roots()
+            if not roots:   # no content/ (yet): looked for again every IDLE seconds
+                if self.stopping.wait(IDLE):
+                    return
+                self._catch_up(roots)
+                continue
+            try:
+                polling = self._watch(roots, polling)
+            except FileNotFoundError:   # a watched folder went away as the watcher started: look again
+                self.stopping.wait(self.settle)
+            except Exception as exc:  # noqa: BLE001 - keep watching whatever happens
+                what = " ".join(f"{type(exc).__name__}: {exc}".split())
+                if self.debug:
+                    self.echo(traceback.format_exc().rstrip())
+                if not polling:   # e.g. the system's limit of watched folders (inotify's max_user_watches)
+                    self.echo(f"aviso: o sistema não avisa das mudanças nos arquivos ({what}); o league serve "
+                              "passa a verificá-los a cada 0,3 s")
+                    polling = True
                     continue
-                time.sleep(min(self.interval, 0.1))  # let an editor finish saving several files
-                names = [_shown(p) for p in diff[:3]]
-                more = f" e mais {len(diff) - 3}" if len(diff) > 3 else ""
-                self.rebuild(f"mudou: {', '.join(names)}{more}; reconstruindo…")
+                if what != said:
+                    self.echo(f"erro interno do league serve ao observar os arquivos: {what}; por favor, relate o "
+                              "problema com a saída de --debug")
+                    said = what
+                self.stopping.wait(IDLE)
+
+    def _watch(self, roots: list[Path], polling: Optional[bool]) -> Optional[bool]:
+        """Watch `roots` until they change (content/ deleted, made again or made at last) or the server stops."""
+        import watchfiles
+        where = tuple(str(r) for r in roots)
+
+        def wanted(_change, path: str) -> bool:
+            for root in where:
+                if path.startswith(root + os.sep):
+                    return not any(ignored(part) for part in path[len(root) + 1:].split(os.sep))
+            return False
+
+        identity = _identity(roots)
+        caught_up = False
+        for batch in watchfiles.watch(*where, watch_filter=wanted, step=max(1, round(self.settle * 1000)),
+                                      debounce=round(GATHER * 1000), rust_timeout=round(IDLE * 1000),
+                                      yield_on_timeout=True, stop_event=self.stopping, raise_interrupt=False,
+                                      force_polling=polling, poll_delay_ms=300,
+                                      ignore_permission_denied=True):   # the build reports such a folder
+            try:
+                paths = {path for _change, path in batch}
+                if not caught_up:   # watching for sure by now: a save between the last build and then?
+                    caught_up = True
+                    if self._catch_up(roots, paths):
+                        continue
+                touched = self.touched(paths)
+                if touched:
+                    self.rebuild(_why(touched))
+                elif not batch:
+                    self.collect()   # a quiet second
+                if _identity(self.roots()) != identity:   # content/ deleted, made again, or made at last
+                    self._catch_up(self.roots())
+                    return polling
             except Exception as exc:  # noqa: BLE001 - keep watching whatever happens
                 if self.debug:
                     self.echo(traceback.format_exc().rstrip())
                 self.echo(f"erro interno do league serve ao observar os arquivos: {type(exc).__name__}: {exc}; "
                           "por favor, relate o problema com a saída de --debug")
+        return polling
+
+    def _catch_up(self, roots: list[Path], paths: set[str] = frozenset()) -> bool:
+        """Rebuild when the watched files differ from what the last build read (a save while no watcher was
+        running: before it started, while content/ was away); True if it did."""
+        diff = sorted(set(changed(self.snapshot, scan(roots))) | set(self.touched(paths)))
+        if diff:
+            self.rebuild(_why(diff))
+        return bool(diff)
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> None:
@@ -376,18 +563,41 @@ class DevServer:
         self.httpd.dev = self
         self.port = self.httpd.server_address[1]
         serve = functools.partial(self.httpd.serve_forever, poll_interval=0.1)
-        for name, target in (("http", serve), ("watch", self.watch)):
+        targets = [("http", serve)] + ([("watch", self.watch)] if self.watching else [])
+        for name, target in targets:
             t = threading.Thread(target=target, daemon=True, name=f"league-serve-{name}")
             t.start()
             self.threads.append(t)
 
     def stop(self) -> None:
-        self.stopping.set()
+        """Stop the watcher (within SETTLE), end the event streams and the server; the build under way, if
+        any, is left to finish (its thread is a daemon)."""
+        with self.changed:
+            self.stopping.set()
+            self.changed.notify_all()
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
         for t in self.threads:
             t.join(timeout=10)
+
+
+def _identity(roots: list[Path]) -> list[tuple]:
+    """The watched folders as the system knows them: a folder deleted and made again is another one."""
+    out = []
+    for root in roots:
+        try:
+            st = os.stat(root)
+        except OSError:
+            continue
+        out.append((str(root), st.st_dev, st.st_ino))
+    return out
+
+
+def _why(paths: list[str]) -> str:
+    names = [_shown(p) for p in paths[:3]]
+    more = f" e mais {len(paths) - 3}" if len(paths) > 3 else ""
+    return f"mudou: {', '.join(names)}{more}; reconstruindo…"
 
 
 def _shown(path: str) -> str:
@@ -396,9 +606,12 @@ def _shown(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _unexpected(exc: Exception) -> Diagnostic:
-    """A failure that is not a content diagnostic (a template with a syntax error, a bug), placed if possible."""
+def _unexpected(exc: Exception, content: Path, out: Path) -> Diagnostic:
+    """A failure that is not a content diagnostic (a template with a syntax error, a bug), placed in the
+    content or the templates when possible, and never at league's own code: the page is for the one editing
+    the content, the traceback is for --debug."""
     import jinja2
+    from league.writer import OutError
     if isinstance(exc, jinja2.TemplateSyntaxError):
         where = SourceMark(exc.filename or exc.name or "templates", exc.lineno or 0, 1 if exc.lineno else 0)
         return Diagnostic(where, f"erro de sintaxe no template: {exc.message}")
@@ -406,12 +619,62 @@ def _unexpected(exc: Exception) -> Diagnostic:
         frame = next((f for f in reversed(traceback.extract_tb(exc.__traceback__))
                       if f.filename.endswith((".html", ".xml"))), None)
         where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("templates")
-        return Diagnostic(where, f"erro no template: {exc}")
-    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    where = SourceMark(frame.filename, frame.lineno or 0, 1) if frame else SourceMark("league")
-    return Diagnostic(where, f"erro inesperado na construção do site: {type(exc).__name__}: {exc}",
-                      "é um erro interno do league: por favor, relate o problema com a saída de "
-                      "league --debug serve")
+        return Diagnostic(where, f"erro no template: {_one_line(exc)}")
+    if isinstance(exc, OutError):   # out/ got something league did not write: the build refuses it
+        return Diagnostic(SourceMark(str(out)), str(exc))
+    what = f"{type(exc).__name__}: {_one_line(exc)}"
+    hint = "o conteúdo pode estar certo: é um erro do league; por favor, relate o problema com a saída de " \
+           "league --debug serve"
+    place = _content_place(exc, content)
+    if place is not None:
+        return Diagnostic(place, f"erro interno do league ao processar este conteúdo: {what}", hint)
+    return Diagnostic(SourceMark("erro interno"), f"erro inesperado na construção do site: {what}", hint)
+
+
+def _one_line(exc: BaseException) -> str:
+    """The first line of an exception's message: a worker's failure carries the worker's traceback after it."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else ""
+
+
+def _content_place(exc: BaseException, content: Path) -> Optional[SourceMark]:
+    """The content being processed when `exc` was raised: the innermost frame of its traceback (or of what
+    caused it) with a local that is a place in the content (a SourceMark, or one of league's records that
+    has one: a stage, a match, a club…) or a content file. None when nothing says (a failure in a worker,
+    which loses its frames)."""
+    import dataclasses
+    try:
+        root = Path(content).resolve()
+    except OSError:
+        root = Path(content).absolute()
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        for frame, _line in reversed(list(traceback.walk_tb(exc.__traceback__))):
+            files = []
+            for value in list(frame.f_locals.values()):
+                mark = None
+                if isinstance(value, SourceMark):
+                    mark = value
+                elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+                    mark = getattr(value, "mark", None) if any(f.name == "mark" for f in dataclasses.fields(value)) \
+                        else None
+                elif isinstance(value, (str, Path)) and len(str(value)) < 4096 \
+                        and str(value).endswith((".yaml", ".yml", ".md")):
+                    files.append(value)
+                if isinstance(mark, SourceMark) and mark.path:
+                    return mark
+            for value in files:
+                path = Path(value)
+                full = path if path.is_absolute() else root.parent / path
+                try:
+                    rel = full.resolve().relative_to(root)
+                except (OSError, ValueError):
+                    continue
+                if full.is_file():   # as the loader names it (league.loader.Loader.rel)
+                    return SourceMark(f"{Path(content).name or 'content'}/{rel.as_posix()}")
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 @click.command()
@@ -420,7 +683,10 @@ def _unexpected(exc: Exception) -> Diagnostic:
 @click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
 @click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
-def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> None:
+@click.option("--polling", is_flag=True,
+              help="Verifica os arquivos a cada 0,3 s em vez de esperar os avisos do sistema: para pastas onde "
+                   "eles não chegam (pasta de rede, arquivos do Windows no WSL, volume de um contêiner).")
+def serve(port: int, content: Path, out: Path, templates: Optional[Path], polling: bool) -> None:
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
     templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
     from league.cli import _Progress, debug_enabled
@@ -431,7 +697,7 @@ def serve(port: int, content: Path, out: Path, templates: Optional[Path]) -> Non
         click.echo(f"erro: {exc}", err=True)
         sys.exit(2)
     server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None,
-                       debug=debug_enabled())
+                       debug=debug_enabled(), polling=polling)
     server.start()
     click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
                "Ctrl+C para parar.", err=True)

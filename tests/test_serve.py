@@ -1,16 +1,20 @@
-"""`league serve`: the dev server in a thread on a free port. A change under content/ bumps the version the open
-page polls and the new content is served; a broken file shows the error page (every error with file:line:col,
-escaped) while the last good site stays; fixing it recovers. Also a broken template, and the real command.
+"""`league serve`: the dev server in a thread on a free port. A change under content/ is seen by a file event,
+rebuilt, and told to the open page by Server-Sent Events (/__league/events), and the new content is served; a
+broken file shows the error page (every error with file:line:col, escaped) while the last good site stays;
+fixing it recovers. Also a broken template, an unexpected failure, and the real command.
 """
 from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -18,13 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from league.serve import DevServer, inject
+from league.serve import DevServer, State, _unexpected, error_page, inject
 from tests.bad_input.harness import copy_base
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = "seasons/2026/truco/etapa-1.yaml"
 CHAMP = "seasons/2026/quatrilho/chapeco.yaml"
 WAIT = 20.0  # seconds: the most any rebuild may take here (each takes well under one)
+HEAR = 10.0  # seconds: the most a page may wait to hear of a save (a rebuild of the demo takes ~0.3 s)
 
 
 def get(url: str) -> tuple[int, str]:
@@ -59,13 +64,86 @@ def edit(path: Path, *pairs: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def assert_not_at_league(page: str) -> None:
+    """An error page names no file of league's own code (the reload script is the server's address)."""
+    text = page.replace("/__league/reload.js", "")
+    assert not re.search(r"league/|\.py\b|Traceback", text), text
+
+
+class Events:
+    """A page's /__league/events stream, read as a browser's EventSource reads it: each event's name and
+    data (JSON) in a queue, None at the end of the stream; comments (the heartbeat) counted."""
+
+    def __init__(self, server: DevServer):
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=HEAR)
+        self.sock.sendall(b"GET /__league/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        self.file = self.sock.makefile("rb")
+        self.status = int(self.file.readline().split()[1])
+        self.headers = {}
+        while line := self.file.readline().decode("latin-1").strip():
+            name, _, value = line.partition(":")
+            self.headers[name.lower()] = value.strip()
+        self.sock.settimeout(None)   # the waits are the queue's
+        self.queue: queue.Queue = queue.Queue()
+        self.comments = 0
+        self.retry = None
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        name, data = "message", []
+        try:
+            for raw in self.file:
+                line = raw.decode("utf-8").rstrip("\r\n")
+                if not line:
+                    if data:
+                        self.queue.put((name, json.loads("\n".join(data))))
+                    name, data = "message", []
+                elif line.startswith(":"):
+                    self.comments += 1
+                else:
+                    field, _, value = line.partition(":")
+                    value = value[1:] if value.startswith(" ") else value
+                    if field == "event":
+                        name = value
+                    elif field == "data":
+                        data.append(value)
+                    elif field == "retry":
+                        self.retry = int(value)
+        except (OSError, ValueError):
+            pass
+        self.queue.put(None)
+
+    def next(self, wait: float = HEAR):
+        try:
+            return self.queue.get(timeout=wait)
+        except queue.Empty:
+            pytest.fail(f"nenhum evento em {wait:.0f} s")
+
+    def quiet(self, wait: float) -> bool:
+        """True when no event comes within `wait` seconds."""
+        try:
+            got = self.queue.get(timeout=wait)
+        except queue.Empty:
+            return True
+        self.queue.put(got)
+        return False
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.file.close()
+        self.sock.close()
+
+
 @pytest.fixture
 def server(tmp_path):
     content = copy_base(tmp_path / "src")
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
     lines: list[str] = []
-    srv = DevServer(content, tmp_path / "out" / "site", templates=templates, port=0, interval=0.1,
+    srv = DevServer(content, tmp_path / "out" / "site", templates=templates, port=0,
                     echo=lines.append)
     srv.start()
     srv.lines = lines
@@ -83,7 +161,7 @@ def test_serves_the_site_with_the_reload_script_only_in_responses(server):
     assert "__league" not in built                                  # the built files stay clean
     assert body.replace('<script src="/__league/reload.js" data-version="1"></script>\n', "") == built
     status, js = get(f"http://127.0.0.1:{server.port}/__league/reload.js")
-    assert status == 200 and "/__league/version" in js and "location.reload()" in js
+    assert status == 200 and "/__league/events" in js and "location.reload()" in js
     assert version(server) == {"version": 1, "ok": True, "errors": 0, "building": False}
     css = next(server.out.glob("static/*.css")).name
     status, text = get(f"http://127.0.0.1:{server.port}/static/{css}")
@@ -163,7 +241,7 @@ def test_broken_template_does_not_stop_the_server(server):
 def test_first_build_with_errors_still_serves(tmp_path):
     content = copy_base(tmp_path / "src")
     edit(content / STAGE, "date: 2026-03-14", "date: 2026-02-30")
-    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1, echo=lambda s: None)
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lambda s: None)
     srv.start()
     try:
         status, page = get(srv.url)
@@ -178,7 +256,7 @@ def test_first_build_with_errors_still_serves(tmp_path):
 def test_base_url_path_is_served_at_its_prefix(tmp_path):
     content = copy_base(tmp_path / "src")
     edit(content / "league.yaml", "base_url: https://example.org/", "base_url: https://example.org/liga/")
-    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1, echo=lambda s: None)
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lambda s: None)
     srv.start()
     try:
         assert srv.url.endswith("/liga/")
@@ -229,7 +307,7 @@ def test_rebuilding_again_and_again_keeps_the_memory_flat(tmp_path):
     # it after every rebuild: the live objects stay where they were (before: ~300–400 more a rebuild here).
     import gc
     content = copy_base(tmp_path / "src")
-    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1, echo=lambda s: None)
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lambda s: None)
     counts = []
     for i in range(6):
         (content / STAGE).write_text((content / STAGE).read_text(encoding="utf-8") + f"\n# {i}\n",
@@ -256,7 +334,7 @@ def test_each_build_gets_a_progress_bar_of_its_own_ended_before_the_summary(tmp_
 
         def close(self):
             events.append(("close", self.n))
-    srv = DevServer(content, tmp_path / "site", port=0, interval=0.1,
+    srv = DevServer(content, tmp_path / "site", port=0,
                     echo=lambda s: events.append(("echo", s.split(" ")[0])), progress=Bar)
     assert srv.rebuild()
     edit(content / STAGE, "date: 2026-03-14", "date: 2026-02-30")
@@ -272,3 +350,248 @@ def test_each_build_gets_a_progress_bar_of_its_own_ended_before_the_summary(tmp_
     assert ("step", 0, "gerando páginas") in events
     assert not any(e[:2] == ("step", 1) and e[2] == "gerando páginas" for e in events)
     assert events[-1][0] == "echo" and events[-1][1] == "1"   # "1 erro(s); …", after the bar's end
+
+
+# ---------------------------------------------------------------- the editing loop (issue 35, item 5)
+
+def test_a_save_is_heard_by_the_open_page_as_reload_with_the_new_version(server):
+    page = Events(server)
+    try:
+        assert page.status == 200 and page.headers["content-type"] == "text/event-stream; charset=utf-8"
+        assert page.headers["cache-control"] == "no-store"
+        assert page.next() == ("reload", {"version": 1})   # the version now, at once: the page has it
+        assert page.retry == 1000                             # a restarted server is found again soon
+        edit(server.content / "clubs.yaml", "aptru: {name: APTRU,", "aptru: {name: APTRU Renomeada,")
+        start = time.monotonic()
+        assert page.next() == ("reload", {"version": 2})
+        heard = time.monotonic() - start
+        assert heard < HEAR
+        # by then the new site is there to be fetched
+        status, body = get(f"http://127.0.0.1:{server.port}/clubes/aptru/")
+        assert status == 200 and "APTRU Renomeada" in body and 'data-version="2"' in body
+        assert page.quiet(0.5)                                # one save, one rebuild
+        (line,) = [line for line in server.lines if line.startswith("mudou: ")]
+        assert line.endswith("/content/clubs.yaml; reconstruindo…")
+    finally:
+        page.close()
+
+
+def test_a_content_error_is_heard_as_errors_and_the_page_points_at_the_file_and_line(server):
+    page = Events(server)
+    try:
+        assert page.next() == ("reload", {"version": 1})
+        edit(server.content / STAGE, "host: aptru", 'host: "<b>aptru</b>"')
+        assert page.next() == ("errors", {"version": 2, "errors": 1})
+        status, body = get(server.url)
+        assert status == 500 and 'data-version="2"' in body
+        assert ("<code>content/seasons/2026/truco/etapa-1.yaml:3:7</code> id inválido em host: recebido "
+                "&quot;&lt;b&gt;aptru&lt;/b&gt;&quot; (texto)") in body
+        assert_not_at_league(body)
+        status, previous = get(server.url + "?__league=anterior")          # the last good site, one click away
+        assert status == 200 and "O conteúdo tem" not in previous
+        edit(server.content / STAGE, 'host: "<b>aptru</b>"', "host: aptru")
+        assert page.next() == ("reload", {"version": 3})
+        assert get(server.url)[0] == 200
+    finally:
+        page.close()
+
+
+def test_the_page_listens_with_event_source_and_never_polls(server):
+    status, js = get(f"http://127.0.0.1:{server.port}/__league/reload.js")
+    assert status == 200
+    assert 'new EventSource("/__league/events")' in js
+    assert 'addEventListener("reload"' in js and 'addEventListener("errors"' in js
+    assert "setTimeout" not in js and "setInterval" not in js and "fetch(" not in js
+    assert "visibilitychange" in js           # a hidden tab gives its connection back
+    # a script file of the server's own, never inline: the site's CSP (script-src 'self') would allow it too
+    status, body = get(server.url)
+    assert re.findall(r"<script[^>]*>", body)[-1] == '<script src="/__league/reload.js" data-version="1">'
+
+
+def test_swap_hidden_and_backup_files_rebuild_nothing_and_one_save_of_two_files_rebuilds_once(server):
+    page = Events(server)
+    try:
+        assert page.next() == ("reload", {"version": 1})
+        stage = server.content / STAGE
+        (stage.parent / ".etapa-1.yaml.swp").write_text("vim", encoding="utf-8")
+        (stage.parent / "etapa-1.yaml~").write_text("backup", encoding="utf-8")
+        (server.content / ".git").mkdir()
+        (server.content / ".git" / "index").write_text("git", encoding="utf-8")
+        (stage.parent / "4913").write_text("", encoding="utf-8")       # vim's test of the folder: made, removed
+        (stage.parent / "4913").unlink()
+        assert page.quiet(1.5)
+        edit(server.content / "clubs.yaml", "aptru: {name: APTRU,", "aptru: {name: APTRU Renomeada,")
+        edit(stage, "date: 2026-03-14", "date: 2026-03-15")
+        assert page.next() == ("reload", {"version": 2})
+        assert page.quiet(1.0)
+        changed_lines = [line for line in server.lines if line.startswith("mudou: ")]
+        assert len(changed_lines) == 1 and "clubs.yaml" in changed_lines[0] and "etapa-1.yaml" in changed_lines[0]
+    finally:
+        page.close()
+
+
+def test_a_folder_moved_in_is_seen(server, tmp_path):
+    page = Events(server)
+    try:
+        assert page.next() == ("reload", {"version": 1})
+        news = tmp_path / "noticia"
+        news.mkdir()
+        (news / "2026-03-20-nova.md").write_text("---\ntitle: Nova notícia\ndate: 2026-03-20\n---\nTexto.\n",
+                                                 encoding="utf-8")
+        os.rename(news, server.content / "news" / "mais")   # one event: the folder (its file says nothing)
+        assert page.next()[0] in ("reload", "errors")
+    finally:
+        page.close()
+
+
+def test_event_streams_are_bounded_kept_alive_and_freed_when_the_page_goes(server, monkeypatch):
+    import league.serve
+    monkeypatch.setattr(league.serve, "MAX_LISTENERS", 2)
+    server.heartbeat = 0.1
+    first, second = Events(server), Events(server)
+    try:
+        assert first.next()[0] == "reload" and second.next()[0] == "reload"
+        status, text = get(f"http://127.0.0.1:{server.port}/__league/events")
+        assert status == 503 and "feche algumas abas" in text
+        time.sleep(0.5)
+        assert first.comments >= 2                         # the heartbeat
+        first.close()                                      # a tab closed: its stream ends at the next heartbeat
+        deadline = time.monotonic() + HEAR
+        while server.listeners > 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.listeners == 1
+        third = Events(server)
+        assert third.status == 200 and third.next() == ("reload", {"version": 1})
+        third.close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_stop_ends_the_streams_and_the_watcher_at_once(tmp_path):
+    content = copy_base(tmp_path / "src")
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lambda s: None)
+    srv.start()
+    page = Events(srv)
+    try:
+        assert page.next() == ("reload", {"version": 1})
+        start = time.monotonic()
+        srv.stop()
+        assert page.next(wait=5) is None                   # the stream ended
+        assert time.monotonic() - start < 2
+        assert not any(t.is_alive() for t in srv.threads)
+    finally:
+        page.close()
+        srv.stop()
+
+
+def test_an_unexpected_failure_points_at_the_content_being_processed_not_at_league(tmp_path, monkeypatch):
+    # a bug met while ranking one stage: the page names that stage's file and line, never league/*.py
+    import league.ranking
+    content = copy_base(tmp_path / "src")
+    real = league.ranking.group_tables
+
+    def buggy(stage):
+        if stage.id == "etapa-1":
+            return {}["grupo"]
+        return real(stage)
+    monkeypatch.setattr(league.ranking, "group_tables", buggy)
+    lines: list[str] = []
+    srv = DevServer(content, tmp_path / "site", port=0, echo=lines.append)
+    assert not srv.rebuild()
+    (error,) = srv.state.errors
+    assert error.mark.path == "content/seasons/2026/truco/etapa-1.yaml" and error.mark.line >= 1
+    assert error.message == "erro interno do league ao processar este conteúdo: KeyError: 'grupo'"
+    page = error_page(srv.state)
+    assert f"<code>{error.mark}</code>" in page
+    assert_not_at_league(page)
+    assert "Traceback" not in "\n".join(lines)
+
+
+def test_an_unexpected_failure_with_no_place_says_erro_interno_without_a_path_of_league():
+    # a worker's failure comes back as one RuntimeError carrying the worker's traceback in its message
+    try:
+        raise RuntimeError("worker failed: KeyError('x')\nTraceback (most recent call last):\n"
+                           '  File "/usr/lib/python3/site-packages/league/render.py", line 10, in page\n')
+    except RuntimeError as exc:
+        d = _unexpected(exc, Path("content"), Path("site"))
+    assert str(d.mark) == "erro interno"
+    assert d.message == "erro inesperado na construção do site: RuntimeError: worker failed: KeyError('x')"
+    assert "league --debug serve" in d.hint
+    page = error_page(State(1, [d]))
+    assert_not_at_league(page)
+
+
+def test_an_out_folder_the_build_refuses_is_named_as_such_not_as_a_bug(tmp_path):
+    from league.writer import OutError
+    d = _unexpected(OutError("--out site: a pasta não está vazia e não foi o league que a escreveu"),
+                    Path("content"), Path("site"))
+    assert str(d.mark) == "site" and d.message.startswith("--out site: a pasta não está vazia") and d.hint is None
+
+
+def test_polling_on_request_and_when_the_system_refuses_to_watch(tmp_path, monkeypatch):
+    # --polling (a network folder, Windows files under WSL: no events come), and the fallback when the
+    # system refuses to watch (inotify's limit of watches): either way a save is still heard
+    import watchfiles
+    real = watchfiles.watch
+    asked = []
+
+    def refusing(*paths, force_polling=None, **kwargs):
+        asked.append(force_polling)
+        if not force_polling:
+            raise OSError("OS file watch limit reached")
+        return real(*paths, force_polling=force_polling, **kwargs)
+    monkeypatch.setattr(watchfiles, "watch", refusing)
+    for polling in (True, False):
+        content = copy_base(tmp_path / f"src-{polling}")
+        lines: list[str] = []
+        srv = DevServer(content, tmp_path / f"site-{polling}", port=0, echo=lines.append, polling=polling)
+        srv.start()
+        page = Events(srv)
+        try:
+            assert page.next() == ("reload", {"version": 1})
+            edit(content / "clubs.yaml", "aptru: {name: APTRU,", "aptru: {name: APTRU Renomeada,")
+            assert page.next() == ("reload", {"version": 2})
+        finally:
+            page.close()
+            srv.stop()
+        warned = [line for line in lines if line.startswith("aviso: o sistema não avisa")]
+        assert len(warned) == (0 if polling else 1)
+        assert "OS file watch limit reached" in "".join(warned) or polling
+    assert asked[0] is True and asked[1:3] == [None, True]
+
+
+NODE_HARNESS = r"""
+const vm = require("vm");
+const code = require("fs").readFileSync(0, "utf8");
+const log = [], doc = {}, win = {}, sources = [];
+class FakeEventSource {
+  constructor(url) { this.url = url; this.on = {}; sources.push(this); log.push("open " + url); }
+  addEventListener(name, f) { this.on[name] = f; }
+  close() { log.push("close"); }
+  emit(name, data) { if (this.on[name]) this.on[name]({data: JSON.stringify(data)}); }
+}
+const document = {hidden: false, currentScript: {getAttribute: (n) => (n === "data-version" ? "3" : null)},
+                  addEventListener: (n, f) => { doc[n] = f; }};
+const window = {EventSource: FakeEventSource, addEventListener: (n, f) => { win[n] = f; }};
+const location = {reload: () => log.push("reload")};
+// no setTimeout, setInterval nor fetch here: a script that polls fails
+vm.runInNewContext(code, {document, window, location, EventSource: FakeEventSource, JSON, String});
+const last = () => sources[sources.length - 1];
+last().emit("reload", {version: 3});                     // the version the page has: nothing
+log.push("|");
+document.hidden = true; doc.visibilitychange();          // a hidden tab gives its connection back
+document.hidden = false; doc.visibilitychange();         // and listens again when shown
+last().emit("errors", {version: 4, errors: 2});          // a build with errors: the page shows them
+console.log(JSON.stringify(log));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
+def test_the_reload_script_in_a_javascript_engine(server):
+    # the very script the server sends, run by node against a fake page and EventSource
+    js = get(f"http://127.0.0.1:{server.port}/__league/reload.js")[1]
+    run = subprocess.run(["node", "-e", NODE_HARNESS], input=js, capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == ["open /__league/events", "|", "close", "open /__league/events",
+                                      "close", "reload"]

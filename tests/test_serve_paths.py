@@ -26,7 +26,7 @@ def server(tmp_path_factory):
     for where in (tmp / "secret.txt", tmp / "out" / "secret.txt", tmp / "out" / "secret.html"):
         where.write_text(SECRET, encoding="utf-8")
     lines: list[str] = []
-    srv = DevServer(content, out, port=0, interval=60, echo=lines.append)
+    srv = DevServer(content, out, port=0, watch=False, echo=lines.append)
     srv.start()
     srv.lines = lines
     assert (out / "2026" / "index.html").is_file()
