@@ -6,8 +6,9 @@ render.SEARCH_KINDS) are indexed; `data-pagefind-ignore` keeps long match detail
 (`/busca/`), which without JavaScript lists the player, club and season pages instead. pagefind's ready-made
 UI bundles are left out: the site uses the small JS API through site.js, which keeps the search page light.
 
-pagefind runs through its documented command line only (`python -m pagefind --site … --output-path …`,
-https://pagefind.app/docs/config-options/), never its internal `--service` protocol:
+pagefind runs through its documented command line only (`pagefind --site … --output-path …`, the binary
+`python -m pagefind` runs; https://pagefind.app/docs/config-options/), never its internal `--service`
+protocol:
 
   - `run_pagefind(site)` indexes a written site in place (tests, the browser tests' sites);
   - the build indexes small stubs of its pages instead of the pages: `stub(html)` cuts a page down to what
@@ -394,10 +395,10 @@ class StubIndexing:
     the order of their paths, into a new scratch folder as they come, pagefind's command line indexes them
     into a folder beside them once they are all in (`finish()`), and the index's files are read back into
     memory; the scratch folder is removed, whatever happens (after `files()` has returned, before `cancel()`
-    or the end of the process returns). A stream (`stubs=None`) whose pages come out
-    of path order is written again, sorted, at `finish()`: the same index, later. `files()` waits for it
-    and returns the index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops pagefind
-    and returns once the scratch folder is gone."""
+    or the end of the process returns). A stream (`stubs=None`) whose pages come out of path order is
+    written again, sorted, at `finish()`: the same index, later. `files()` waits for it and returns the
+    index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops pagefind and returns once
+    the scratch folder is gone."""
 
     def __init__(self, stubs: Mapping[str, str] | None, dest: Path):
         self.dest = Path(dest)
@@ -482,9 +483,10 @@ class StubIndexing:
                 return
             if self._proc.returncode != 0:
                 raise _failure(self._proc.returncode, (stderr or stdout).decode("utf-8", "replace"))
-            self._files = _read_index(out)
-            if not self._files:
+            files = _read_index(out)
+            if not files:
                 raise _failure(1, "pagefind não escreveu o índice")
+            self._files = files
         except SearchError as e:
             self._error = e
         except OSError as e:   # the scratch folder (a full /dev/shm…): TMPDIR names another

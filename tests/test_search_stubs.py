@@ -490,3 +490,14 @@ def test_a_process_that_exits_right_after_leaves_no_scratch_folder(site, tmp_pat
                        timeout=120, env={**os.environ, "TMPDIR": str(scratch)})
     assert r.returncode == 0, r.stderr
     assert list(scratch.iterdir()) == []
+
+
+def test_a_pagefind_that_writes_no_index_is_a_failure(site, tmp_path, monkeypatch, scratch):
+    stubs = {k: v for k, v in stubs_of_site(site).items() if k.startswith("clubes/")}
+    _fake_pagefind(tmp_path, "exit 0\n", monkeypatch)
+    handle = start_index_stubs(stubs, tmp_path)
+    for _ in range(2):   # asked again, the same answer
+        with pytest.raises(SearchError, match="pagefind não escreveu o índice"):
+            handle.files()
+    handle.cancel()
+    assert list(scratch.iterdir()) == []
