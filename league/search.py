@@ -6,8 +6,9 @@ render.SEARCH_KINDS) are indexed; `data-pagefind-ignore` keeps long match detail
 (`/busca/`), which without JavaScript lists the player, club and season pages instead. pagefind's ready-made
 UI bundles are left out: the site uses the small JS API through site.js, which keeps the search page light.
 
-pagefind runs through its documented command line only (`python -m pagefind --site … --output-path …`,
-https://pagefind.app/docs/config-options/), never its internal `--service` protocol:
+pagefind runs through its documented command line only (`pagefind --site … --output-path …`, the binary
+`python -m pagefind` runs; https://pagefind.app/docs/config-options/), never its internal `--service`
+protocol:
 
   - `run_pagefind(site)` indexes a written site in place (tests, the browser tests' sites);
   - the build indexes small stubs of its pages instead of the pages: `stub(html)` cuts a page down to what
@@ -46,6 +47,7 @@ before the body, an `id` inside the body…) gets itself as its stub: still inde
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib
 import importlib.util
@@ -54,9 +56,9 @@ import queue
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -71,9 +73,12 @@ def available() -> bool:
 
 
 def _command(site: Path, output: Path | None = None) -> list[str]:
-    """pagefind's command line; what it prints is captured (no `--silent`: not every 1.x has it, 1.2 has not)."""
-    return ([sys.executable, "-m", "pagefind", "--site", str(site)]
-            + (["--output-path", str(output)] if output is not None else []))
+    """pagefind's command line, with the binary `python -m pagefind` would run (no Python started to find
+    it); what it prints is captured (no `--silent`: not every 1.x has it, 1.2 has not)."""
+    exe = _executable()
+    if exe is None:
+        raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
+    return [str(exe), "--site", str(site)] + (["--output-path", str(output)] if output is not None else [])
 
 
 # pagefind's binary allocates with jemalloc (tikv-jemallocator: its settings are read from _RJEM_MALLOC_CONF),
@@ -374,14 +379,26 @@ def _read_index(out: str) -> dict[str, bytes]:
     return files
 
 
+_live: weakref.WeakSet = weakref.WeakSet()   # the StubIndexing handles whose thread may still run
+
+
+@atexit.register
+def _clean_up() -> None:
+    """At exit, every indexing still going is stopped and its scratch folder deleted (files() returns before
+    that deletion ends: it goes on beside what the build does next)."""
+    for handle in list(_live):
+        handle.cancel()
+
+
 class StubIndexing:
     """pagefind indexing stubs (see `start_index_stubs`), in a thread of its own: the stubs are written, in
     the order of their paths, into a new scratch folder as they come, pagefind's command line indexes them
     into a folder beside them once they are all in (`finish()`), and the index's files are read back into
-    memory; the scratch folder is removed, whatever happens. A stream (`stubs=None`) whose pages come out
-    of path order is written again, sorted, at `finish()`: the same index, later. `files()` waits for it
-    and returns the index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops pagefind
-    and returns once the scratch folder is gone."""
+    memory; the scratch folder is removed, whatever happens (after `files()` has returned, before `cancel()`
+    or the end of the process returns). A stream (`stubs=None`) whose pages come out of path order is
+    written again, sorted, at `finish()`: the same index, later. `files()` waits for it and returns the
+    index's files; `wait()` writes them into `dest/pagefind`; `cancel()` stops pagefind and returns once
+    the scratch folder is gone."""
 
     def __init__(self, stubs: Mapping[str, str] | None, dest: Path):
         self.dest = Path(dest)
@@ -390,8 +407,7 @@ class StubIndexing:
             pages = sorted((_relpath(rel), text) for rel, text in stubs.items())   # ValueError before anything
             if not pages:
                 raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
-        if _executable() is None:
-            raise _failure(127, "o executável do pagefind não foi encontrado (pip install 'pagefind[bin]')")
+        self._command = _command(Path("site"), Path("pagefind"))   # run in the scratch folder; no binary: said now
         self._queue: queue.SimpleQueue = queue.SimpleQueue()   # (path, stub)…, then None: finish()
         self._last: str | None = None   # the last path added
         self._ordered = True            # every path added after the one before it
@@ -402,7 +418,9 @@ class StubIndexing:
         self._files: dict[str, bytes] | None = None
         self._error: BaseException | None = None
         self._result: bool | None = None
+        self._ready = threading.Event()   # the index's files read (or a failure): the scratch folder goes next
         self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
+        _live.add(self)
         self._thread.start()
         if pages is not None:
             for rel, text in pages:
@@ -457,7 +475,7 @@ class StubIndexing:
                 if self._cancelled:
                     return
                 # in the scratch folder: no pagefind.yml of the current folder applies
-                self._proc = subprocess.Popen(_command(Path(site), Path(out)), cwd=scratch,
+                self._proc = subprocess.Popen(self._command, cwd=scratch,
                                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                               stderr=subprocess.PIPE, env=_pagefind_env())
             stdout, stderr = self._proc.communicate()
@@ -465,9 +483,10 @@ class StubIndexing:
                 return
             if self._proc.returncode != 0:
                 raise _failure(self._proc.returncode, (stderr or stdout).decode("utf-8", "replace"))
-            self._files = _read_index(out)
-            if not self._files:
+            files = _read_index(out)
+            if not files:
                 raise _failure(1, "pagefind não escreveu o índice")
+            self._files = files
         except SearchError as e:
             self._error = e
         except OSError as e:   # the scratch folder (a full /dev/shm…): TMPDIR names another
@@ -477,16 +496,19 @@ class StubIndexing:
         except BaseException as e:  # noqa: BLE001 — handed to the caller of files()
             self._error = e
         finally:
+            self._ready.set()   # files() returns while the scratch folder is deleted (~0.3 s for 5 seasons)
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
 
     def files(self) -> dict[str, bytes]:
         """Waits for pagefind and returns the index's files ({"pagefind/…": bytes}, without its UI
         bundles); raises SearchError with pagefind's message when it failed."""
+        if self._files is not None:
+            return self._files
         if self._cancelled:
             raise RuntimeError("indexação cancelada")
         self.finish()
-        self._thread.join()
+        self._ready.wait()
         if self._error is not None:
             raise self._error
         if self._cancelled or self._files is None:
@@ -498,7 +520,10 @@ class StubIndexing:
         through a folder beside it and a rename); True, or SearchError with pagefind's message."""
         if self._result is not None:
             return self._result
-        files = self.files()
+        try:
+            files = self.files()
+        finally:
+            self._thread.join()   # and the scratch folder deleted
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.dest.name}.pagefind-", dir=self.dest.parent))
         try:
             for rel, data in sorted(files.items()):
@@ -517,7 +542,8 @@ class StubIndexing:
         return True
 
     def cancel(self) -> None:
-        """Stops pagefind (if still running) and returns once its scratch folder is gone: nothing is left."""
+        """Stops pagefind (if still running) and returns once its scratch folder is gone: nothing is left
+        (an index already made stays: `files()`)."""
         with self._lock:
             self._cancelled = True
             proc = self._proc

@@ -340,8 +340,10 @@ def test_a_stream_writes_the_stubs_while_they_come_and_pagefind_runs_at_finish(s
     assert {p.relative_to(folder / "site").as_posix(): p.read_text(encoding="utf-8")
             for p in folder.rglob("*.html")} == stubs
     handle.finish()
-    assert "pagefind/pagefind-entry.json" in handle.files()
+    assert "pagefind/pagefind-entry.json" in handle.files()   # returns while the scratch folder is deleted
+    handle.cancel()   # which is over once cancel() returns
     assert list(scratch.iterdir()) == []
+    assert "pagefind/pagefind-entry.json" in handle.files()   # the index stays
 
 
 def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_same_site(tmp_path, monkeypatch):
@@ -466,3 +468,36 @@ def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp
         build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
     assert len(stopped) == 1 and _ended(stopped)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scratch"] and list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize("how", ["files", "unfinished stream"])
+def test_a_process_that_exits_right_after_leaves_no_scratch_folder(site, tmp_path, how):
+    # files() returns while the scratch folder is being deleted; a stream nobody finished waits for pages:
+    # at exit, both are stopped and their folders deleted (and the process does not hang)
+    import subprocess
+    import sys
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    code = ("import sys\nfrom pathlib import Path\nfrom league.search import start_index_stubs, stubs_of_site\n"
+            "stubs = {k: v for k, v in stubs_of_site(Path(sys.argv[1])).items() if k.startswith('clubes/')}\n")
+    if how == "files":
+        code += "assert start_index_stubs(stubs, Path('.')).files()\n"
+    else:
+        code += ("import os, time\nh = start_index_stubs(None, Path('.'))\nfor rel in sorted(stubs):\n"
+                 "    h.add(rel, stubs[rel])\n"
+                 "while not any(f for _d, _s, f in os.walk(os.environ['TMPDIR'])):\n    time.sleep(0.01)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "TMPDIR": str(scratch)})
+    assert r.returncode == 0, r.stderr
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_pagefind_that_writes_no_index_is_a_failure(site, tmp_path, monkeypatch, scratch):
+    stubs = {k: v for k, v in stubs_of_site(site).items() if k.startswith("clubes/")}
+    _fake_pagefind(tmp_path, "exit 0\n", monkeypatch)
+    handle = start_index_stubs(stubs, tmp_path)
+    for _ in range(2):   # asked again, the same answer
+        with pytest.raises(SearchError, match="pagefind não escreveu o índice"):
+            handle.files()
+    handle.cancel()
+    assert list(scratch.iterdir()) == []
