@@ -279,3 +279,21 @@ def test_old_pickled_entries_and_compiled_templates_are_deleted_unread(tmp_path)
     assert cache.get(KEY) is None and cache.prune() == 2
     assert not old.exists() and not jinja.exists() and not marker.exists()
     assert cache.get("cd" + "1" * 62) == "fresh"
+
+
+def test_a_corrupted_entry_is_no_error_under_strict_and_no_noop_build_repeats_it(demo, tmp_path):
+    # --strict makes the content's warnings errors (the demo has 3); a cache entry made again is not one of
+    # them. The warning is said by the build that found it, not again by the no-op builds after it
+    assert _league(tmp_path, "build", "--content", "content", "--out", "site").returncode == 0
+    clean = _league(tmp_path, "check", "--content", "content", "--strict")
+    assert clean.returncode == 1 and "3 erro(s)." in clean.stderr, clean.stderr
+    stage = next(p for p, _key, value in cache_entries(tmp_path / ".league-cache") if _kind(value) == "stage")
+    stage.write_bytes(b"garbage")
+    checked = _league(tmp_path, "check", "--content", "content", "--strict")
+    assert f"aviso: {CORRUPTED}" in checked.stderr and "3 erro(s)." in checked.stderr, checked.stderr
+    for p in _files(tmp_path / ".league-cache"):
+        p.write_bytes(p.read_bytes()[:-1])   # every entry: the build's record and stamp too
+    built = _league(tmp_path, "build", "--content", "content", "--out", "site")
+    assert built.returncode == 0 and CORRUPTED in built.stderr, built.stderr
+    noop = _league(tmp_path, "build", "--content", "content", "--out", "site")
+    assert noop.returncode == 0 and CORRUPTED not in noop.stderr and "0 arquivo(s) escrito(s)" in noop.stderr
