@@ -11,7 +11,10 @@
   a link cannot be made). Publishing is then one step, `renameat2(RENAME_EXCHANGE)` of the staging folder
   and out/: a reader, or a build killed at any moment, sees the whole old site or the whole new one. Where
   the file system cannot exchange, two renames are used and `recover()` finishes an interrupted pair.
-  The old site, now in the staging path, is deleted afterwards (or by the next build, if that fails).
+  The old site is not deleted: it is kept as `.<name>.spare` and the next build stages into it, replacing
+  only the files that differ (a file is the same when it is the published site's own inode) and deleting
+  those the new site no longer has — a rebuild then costs what changed, not one mkdir per folder and one
+  link and one unlink per file of the whole site (10,000 folders cost 4 s on this machine's disk).
 - **A mount point.** out/ that is a mount point cannot be renamed: the site is staged inside it
   (`.league-staging-<pid>`) and the files moved into place under a journal (a `.commit` record), which
   the next build finishes if the build dies meanwhile — atomic against failures while staging (a full
@@ -33,6 +36,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 MANIFEST = ".league-build.json"
+SPARE = ".league-spare.json"   # in the spare only: its hand-put files, and the files the next site made anew
 COMMIT = ".commit"
 STAGING_IN_MOUNT = ".league-staging-"
 
@@ -48,20 +52,21 @@ class WriteStats:
     pages_written: int = 0
     paths: list = field(default_factory=list)     # every file of the new site (relative, "/"-separated)
     sizes: list = field(default_factory=list)     # their sizes, in the same order
+    fresh: list = field(default_factory=list)     # those staged as new files, not the previous site's own
 
     @property
     def total(self) -> int:
         return self.written + self.unchanged
 
     def mark(self) -> tuple:
-        return self.written, self.unchanged, self.pages_written, len(self.paths)
+        return self.written, self.unchanged, self.pages_written, len(self.paths), len(self.fresh)
 
     def since(self, mark: tuple) -> "WriteStats":
         """What was tallied after `mark()`: a forked worker's own share (its copy of the stats starts with
         what the parent had counted before the fork, which the parent still has)."""
-        written, unchanged, pages, n = mark
+        written, unchanged, pages, n, f = mark
         return WriteStats(self.written - written, self.unchanged - unchanged, self.pages_written - pages,
-                          self.paths[n:], self.sizes[n:])
+                          self.paths[n:], self.sizes[n:], self.fresh[f:])
 
     def merge(self, other: "WriteStats") -> None:
         self.written += other.written
@@ -69,6 +74,7 @@ class WriteStats:
         self.pages_written += other.pages_written
         self.paths.extend(other.paths)
         self.sizes.extend(other.sizes)
+        self.fresh.extend(other.fresh)
 
 
 # ---------------------------------------------------------------- whose folder out/ is
@@ -275,6 +281,15 @@ _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
+def _identity(site: Path) -> Optional[list]:
+    """Which build's site this is: its manifest file's inode and time (every build writes a new one)."""
+    try:
+        st = os.stat(os.path.join(site, MANIFEST))
+    except OSError:
+        return None
+    return [st.st_ino, st.st_mtime_ns]
+
+
 def _same(path: str, data: bytes) -> bool:
     """Whether the file at `path` holds exactly `data` (one open, its size from the descriptor, one read of a
     byte more than `data`)."""
@@ -353,12 +368,41 @@ class SiteWriter:
             self.staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
         if self.staging.exists():
             shutil.rmtree(self.staging)
-        self.staging.mkdir()
+        self.spare = self.out.parent / f".{self.out.name}.spare"
+        # what the staging folder holds already ({relative path}), and which of those are not the published
+        # site's own files (made anew by the previous build): see _take_spare
+        self._in_staging, self._stale = self._take_spare()
+        if not self._in_staging:
+            self.staging.mkdir(exist_ok=True)
+        self._hand: list[str] = []      # files of the previous site no build recorded (see _carry_over)
         self._prev = str(self.previous) if self.previous else None
         self._stage = str(self.staging)
         self.stats = WriteStats()
+        self._owner = os.getpid()
         self._made: set[str] = set()
         self.delay = float(os.environ.get("LEAGUE_WRITE_DELAY", "0") or 0)  # tests: a kill mid-write is reliable
+
+    def _take_spare(self) -> tuple[set, set]:
+        """The spare (the site before the previous one, see the module docstring) becomes the staging folder.
+        Returns the files it holds, and those of them that differ from the previous site's (the files the
+        previous build made anew): every other file of the spare is the published file itself (one inode),
+        known without looking at it. No usable spare: (set(), set()), and it is deleted."""
+        if not os.path.lexists(self.spare):
+            return set(), set()
+        manifest, notes = read_manifest(self.spare), None
+        try:
+            with open(self.spare / SPARE, "rb") as fh:
+                notes = json.loads(fh.read())
+            hand, fresh = set(notes["hand"]), set(notes["fresh"])
+        except (OSError, ValueError, KeyError, TypeError):
+            manifest = None
+        if manifest is None or self.previous is None or self.mounted or notes.get("site") != _identity(self.out):
+            shutil.rmtree(self.spare, ignore_errors=True)
+            return set(), set()
+        os.unlink(self.spare / SPARE)   # first: from here on it is no spare (a kill leaves it to recover())
+        os.unlink(self.spare / MANIFEST)
+        os.rename(self.spare, self.staging)
+        return {*manifest.files, *hand}, fresh | hand
 
     def damaged(self) -> list[str]:
         """Recorded files of the previous site that are missing or changed size (see `damaged`)."""
@@ -368,31 +412,94 @@ class SiteWriter:
 
     def _folder(self, target: str) -> None:
         d = os.path.dirname(target)
-        if d not in self._made:
-            try:   # most folders are new, in a folder made already: one mkdir, not makedirs' stat then mkdir
+        if d in self._made:
+            return
+        try:   # most folders are new, in a folder made already: one mkdir, not makedirs' stat then mkdir
+            os.mkdir(d)
+        except FileExistsError:
+            if not os.path.isdir(d):   # a file of the spare where the new site has a folder
+                os.unlink(d)
                 os.mkdir(d)
-            except FileExistsError:
+        except (FileNotFoundError, NotADirectoryError):
+            self._folders(d)
+        self._made.add(d)
+
+    def _folders(self, d: str) -> None:
+        """Make folder d and those above it inside the staging folder, deleting files in their way."""
+        rel = os.path.relpath(d, self._stage)
+        path = self._stage
+        for part in rel.split(os.sep):
+            path = os.path.join(path, part)
+            if os.path.isdir(path):
+                continue
+            if os.path.lexists(path):
+                os.unlink(path)
+            try:
+                os.mkdir(path)
+            except FileExistsError:   # made meanwhile by another worker writing this site
                 pass
-            except FileNotFoundError:
-                os.makedirs(d, exist_ok=True)
-            self._made.add(d)
+
+    def _clear(self, target: str) -> None:
+        """Make room for a new file at target in the staging folder (a stale file or folder of the spare).
+        A file that cannot be deleted (a protected one) makes the spare unusable: staging starts over."""
+        try:
+            os.unlink(target)
+        except FileNotFoundError:
+            pass
+        except IsADirectoryError:
+            shutil.rmtree(target)
+        except PermissionError:
+            if os.path.isdir(target):
+                shutil.rmtree(target)
+            else:
+                self._start_over()
+
+    def _start_over(self) -> None:
+        """Give up the reused spare: it moves aside as an old site (deleted by the next build, a warning if it
+        cannot be), and a new staging folder gets every file staged so far, linked from it."""
+        if os.getpid() != self._owner:   # a worker process cannot move the folder the others write into
+            raise OSError(errno.EPERM, "um arquivo protegido impede o build de usar a pasta", str(self.spare))
+        old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        os.rename(self.staging, old)
+        self.staging.mkdir()
+        self._in_staging, self._stale, self._made = set(), set(), set()
+        self.warnings.append(f"o site anterior ficou em {old} (um arquivo protegido?); o próximo build "
+                             "tenta apagá-lo de novo")
+        for rel in dict.fromkeys(self.stats.paths):
+            source, target = os.path.join(old, rel), os.path.join(self._stage, rel)
+            if os.path.isfile(source):
+                self._folder(target)
+                self.stats.fresh.append(rel)
+                try:
+                    os.link(source, target)
+                except OSError:
+                    shutil.copyfile(source, target)   # a protected file cannot be linked
 
     def _link(self, rel: str) -> bool:
         """The previous site's file `rel` into the new site as it is (a hard link, or a copy); False when the
         previous site has no such file."""
         if self.mounted:   # the file stays where it is: nothing to stage
             return os.path.isfile(os.path.join(self._prev, rel))
+        if rel in self._in_staging:
+            if rel not in self._stale:
+                return True   # the spare has the published file itself
+            self._clear(os.path.join(self._stage, rel))
+            self._in_staging.discard(rel)
         source, target = os.path.join(self._prev, rel), os.path.join(self._stage, rel)
         self._folder(target)
         try:
             os.link(source, target)
-        except FileExistsError:
+        except FileExistsError:   # put twice, or a file in the spare that its manifest did not list
+            if not os.path.samefile(source, target):
+                self._clear(target)
+                return self._link(rel)
             return True
         except OSError:
             try:
                 shutil.copyfile(source, target)   # another file system, a protected file, no links here
             except FileNotFoundError:
                 return False
+            self.stats.fresh.append(rel)
         return True
 
     def put(self, rel: str, data: str | bytes) -> bool:
@@ -405,11 +512,15 @@ class SiteWriter:
             self.stats.unchanged += 1
             return False
         target = os.path.join(self._stage, rel)
+        if rel in self._in_staging:   # never written into: the spare's files are the published site's too
+            self._clear(target)
+            self._in_staging.discard(rel)
+        self.stats.fresh.append(rel)
         self._folder(target)
         try:
             fd = os.open(target, _CREATE, 0o644)
         except FileExistsError:   # a path put twice: the last one wins
-            os.unlink(target)
+            self._clear(target)
             fd = os.open(target, _CREATE, 0o644)
         try:
             view = memoryview(data)
@@ -449,11 +560,38 @@ class SiteWriter:
             rel_dir = os.path.relpath(dirpath, prev)
             for name in filenames:
                 rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-                if rel == MANIFEST or rel in new or rel in self.recorded:
+                if rel == MANIFEST or rel in self.recorded:
+                    continue
+                self._hand.append(rel)
+                if rel in new:
                     continue
                 extra.append(rel)
                 self._link(rel)
         return sorted(extra)
+
+    def _drop_stale(self, keep: set) -> None:
+        """Delete the spare's files that the new site does not have, and the folders left empty."""
+        dirs: set[str] = set()
+        for rel in self._in_staging - keep:
+            path = os.path.join(self._stage, rel)
+            try:
+                os.unlink(path)
+            except IsADirectoryError:
+                continue
+            except FileNotFoundError:
+                pass
+            except PermissionError:
+                self._start_over()
+                return
+            d = os.path.dirname(rel)
+            while d and d not in dirs:
+                dirs.add(d)
+                d = os.path.dirname(d)
+        for d in sorted(dirs, key=lambda x: (-x.count("/"), x)):   # deepest first
+            try:
+                os.rmdir(os.path.join(self._stage, d))
+            except OSError:
+                pass
 
     def _manifest(self) -> bytes:
         files = dict(sorted(zip(self.stats.paths, self.stats.sizes)))
@@ -465,6 +603,8 @@ class SiteWriter:
         the previous site that no build recorded (put there by hand)."""
         new = set(self.stats.paths)
         extra = self._carry_over(new)
+        if self._in_staging:
+            self._drop_stale(new | set(extra))
         manifest = self._manifest()
         _crash_point("staged")
         if self.mounted:
@@ -479,20 +619,35 @@ class SiteWriter:
             os.rename(self.staging, self.out)
             _crash_point("published")
             return extra
-        old = str(self.out.parent / f".{self.out.name}.old-{os.getpid()}")
         if _exchange(str(self.staging), str(self.out)):
             _crash_point("published")
-            os.rename(self.staging, old)   # `.new-*` is only ever an unpublished site (see recover)
+            self._keep_spare(str(self.staging))   # `.new-*` is only ever an unpublished site (see recover)
         else:
+            old = str(self.out.parent / f".{self.out.name}.old-{os.getpid()}")
             os.rename(self.out, old)
             _crash_point("between-renames")
             os.rename(self.staging, self.out)
             _crash_point("published")
-        shutil.rmtree(old, ignore_errors=True)
-        if os.path.exists(old):
-            self.warnings.append(f"o site anterior ficou em {old} (um arquivo protegido?); o próximo build "
-                                 "tenta apagá-lo de novo")
+            self._keep_spare(old)
         return extra
+
+    def _keep_spare(self, old: str) -> None:
+        """The old site becomes the spare the next build stages into, with a note of the files it holds that
+        no build recorded (hand-put) and of those the new site made anew (its other files are the new site's
+        own), for the site just published (`_identity`)."""
+        if os.path.lexists(self.spare):
+            shutil.rmtree(self.spare, ignore_errors=True)
+        try:
+            notes = {"site": _identity(self.out), "hand": sorted(self._hand),
+                     "fresh": sorted(set(self.stats.fresh))}
+            with open(os.path.join(old, SPARE), "w", encoding="utf-8") as fh:
+                json.dump(notes, fh)
+            os.rename(old, self.spare)
+        except OSError:
+            shutil.rmtree(old, ignore_errors=True)
+            if os.path.exists(old):
+                self.warnings.append(f"o site anterior ficou em {old} (um arquivo protegido?); o próximo build "
+                                     "tenta apagá-lo de novo")
 
     def _commit_mounted(self, new: set, manifest: bytes) -> None:
         stale = sorted(set(self.recorded or ()) - new)

@@ -79,7 +79,9 @@ class Env:
         return got
 
     def leftovers(self) -> list[str]:
-        return sorted(p.name for p in self.out.parent.iterdir() if p.name.startswith(f".{self.out.name}."))
+        """What a build left beside out/, but the spare the next build stages into (league.writer)."""
+        return sorted(p.name for p in self.out.parent.iterdir()
+                      if p.name.startswith(f".{self.out.name}.") and p.name != f".{self.out.name}.spare")
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -192,18 +194,26 @@ def _chattr(flag: str, path: Path) -> bool:
 
 
 def test_an_unreplaceable_file_does_not_stop_the_new_site(env):
+    # The published index.html is made immutable. The next build publishes a whole new site; the old one
+    # becomes the spare (league.writer), its index.html still protected. The build after that stages into
+    # the spare, cannot replace that file, so it starts over in a new folder: the new site is whole again,
+    # the spare is left beside with a warning, and it goes at the first build that can delete it.
     env.ok()
     locked = env.out / "index.html"
     if not _chattr("+i", locked):
         pytest.skip("chattr +i not permitted here")
     try:
         env.edit("Federação Renomeada")
-        res = env.ok()
+        env.ok()
         assert tree(env.out) == env.cold()                     # the new site, whole
+        locked = env.out.parent / f".{env.out.name}.spare" / "index.html"
+        env.edit("Federação Renomeada Outra Vez")
+        res = env.ok()
+        assert tree(env.out) == env.cold()                     # whole, though the spare could not be used
         assert "site anterior ficou" in res.stderr
         left = env.leftovers()
         assert len(left) == 1 and ".old-" in left[0]
-        locked = env.out.parent / left[0] / "index.html"      # the old site's copy, protected
+        locked = env.out.parent / left[0] / "index.html"      # the protected copy, moved aside with its folder
     finally:
         _chattr("-i", locked)
     env.ok()                                                   # the old copy goes at the next build
@@ -347,3 +357,56 @@ def test_a_file_put_into_site_by_hand_is_kept(env):
     res = env.ok()
     assert (env.out / "google123.html").read_text(encoding="utf-8") == "verificação"
     assert "google123.html" in res.stderr
+
+
+# ---------------------------------------------------------------- the spare the next build stages into
+
+def test_rebuilds_through_the_spare_equal_cold_builds(env):
+    # Each rebuild stages into the site before the previous one (the spare) and replaces only what differs
+    # from the published site: a name changed and changed back (the spare then holds the very bytes again,
+    # but in other files), a news item added then removed (its page and folder must go), a hand-put file
+    # added then deleted (it must not come back from the spare). After every step: the cold build's bytes.
+    spare = env.out.parent / f".{env.out.name}.spare"
+    news = env.content / "news" / "2026-04-01-extra.md"
+    env.ok()
+    steps = [
+        lambda: env.edit("Federação A"),
+        lambda: env.edit("Federação B"),
+        lambda: env.edit("Federação A"),
+        lambda: news.write_text("---\ntitle: Extra\ndate: 2026-04-01\n---\nTexto.\n", encoding="utf-8"),
+        lambda: env.edit("Federação C"),
+        lambda: news.unlink(),
+        lambda: env.edit("Federação D"),
+    ]
+    for step in steps:
+        step()
+        env.ok()
+        assert spare.is_dir()
+        assert tree(env.out) == env.cold()
+    (env.out / "google123.html").write_text("verificação", encoding="utf-8")
+    env.edit("Federação E")
+    env.ok()
+    assert (env.out / "google123.html").read_bytes() == "verificação".encode("utf-8")
+    (env.out / "google123.html").unlink()
+    env.edit("Federação F")
+    env.ok()
+    env.edit("Federação G")   # the spare now is the site that had the hand-put file
+    env.ok()
+    assert not (env.out / "google123.html").exists()
+    assert tree(env.out) == env.cold()
+
+
+def test_a_spare_of_another_site_is_not_used(env):
+    # out/ replaced by another league site (a copy of a cold build): the spare's note names the site it
+    # was made beside, so it is deleted, not trusted; the build is still a whole, correct site.
+    env.ok()
+    env.edit("Federação A")
+    env.ok()
+    env.edit("Federação B")
+    other = env.tmp / "other" / "site"
+    env.ok(out=other, cache=env.tmp / "other-cache")
+    shutil.rmtree(env.out)
+    shutil.copytree(other, env.out)
+    env.edit("Federação C")
+    env.ok()
+    assert tree(env.out) == env.cold()
