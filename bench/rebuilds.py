@@ -49,7 +49,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--rebuilds", type=int, default=10)
     args = ap.parse_args()
-    from league.serve import DevServer   # league serve's own rebuild (its build, then its housekeeping)
+    from league.cli.serve import DevServer   # league serve's own rebuild (its build, then its housekeeping)
     server = DevServer(args.content, args.out, port=0, echo=lambda _s: None)
     years = sorted(p.name for p in (args.content / "seasons").iterdir() if p.is_dir())
     stage = args.content / "seasons" / years[-1] / "truco" / "etapa-1.yaml"

@@ -91,7 +91,7 @@ def translations(locale: str) -> Translations:
     cache, key = _catalogs, None
     if cache is not None:
         import babel
-        from league.cache import digest
+        from league.engine.cache import digest
         key = digest("catalog", locale, babel.__version__, data)
         got = cache.get(key, (bytes, str))
         if got is not None and hashlib.sha256(got[0]).hexdigest() == got[1]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple, Optional
 
-from league.errors import SourceMark
+from league.content.diagnostics import SourceMark
 
 _tuple_new = tuple.__new__
 PairId = tuple[str, str]  # the two player ids, sorted: a pair is the unordered set of its players
@@ -144,7 +144,7 @@ class Match:
         pontinhos None when a board's are unknown (only its result written). Worked out once: every standings
         table whose scope holds the match (its group, phase, the stage) adds them up.
         # Truco 10.3 (pair points), 10.1 (saldo dos pontinhos)"""
-        from league.rules.truco import pair_points, pontinhos
+        from league.games.truco.rules import pair_points, pontinhos
         pp = 0
         pt: Optional[int] = 0
         for b in self.boards:

@@ -9,8 +9,8 @@ GOLDEN = ROOT / "tests" / "golden" / "api"
 
 
 def demo_api() -> dict[str, str]:
-    from league.api import api_files
-    from league.build import check
+    from league.site.api import api_files
+    from league.engine.build import check
     report = check(ROOT / "content")
     return {k: v for k, v in api_files(report.results).items() if k.endswith(".json")}
 

@@ -10,8 +10,8 @@ from typing import Mapping
 
 import pytest
 
-from league.build import BuildReport, check
-from league.errors import Diagnostic, LeagueError
+from league.engine.build import BuildReport, check
+from league.content.diagnostics import Diagnostic, LeagueError
 from tests.util import LEAGUE, write_content
 
 PLAYERS = [f"q{i:02d}" for i in range(1, 31)]

@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.cli import main
-from league.errors import Diagnostics
+from league.content.diagnostics import Diagnostics
 from league.models import TrucoConfig
-from league.rules.truco import parse_board_score, parse_game
-from league.schema import BOARD_SCORE_PATTERN, GAME_SCORE_PATTERN
-from league.schema_cli import generate, kinds
-from league.yamlio import parse_yaml
+from league.games.truco.rules import parse_board_score, parse_game
+from league.content.schema import BOARD_SCORE_PATTERN, GAME_SCORE_PATTERN
+from league.cli.schema import generate, kinds
+from league.content.yamlio import parse_yaml
 from tests.bad_input.harness import BASE
 from tests.truco_fixtures import errors, line_of, run, stage_data, stage_result
 from tests.test_invalid import CLUBS, OK_BOARDS, PATH, group_stage, only

@@ -1,4 +1,4 @@
-"""The API's JSON is written by orjson when it is installed (league/api.py `dumps`), for speed: the bytes must
+"""The API's JSON is written by orjson when it is installed (league/site/api.py `dumps`), for speed: the bytes must
 be the ones `json.dumps(indent=2, ensure_ascii=False)` writes, since the files are a public contract and a
 rebuild compares bytes. Checked on the demo's every JSON and CSV file, on any value of the shapes the API
 holds (hypothesis), and on the values orjson refuses, which go through json."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import api
+from league.site import api
 
 ROOT = Path(__file__).resolve().parent.parent
 orjson = pytest.importorskip("orjson")
@@ -23,7 +23,7 @@ def _json(data) -> str:
 
 @pytest.mark.skipif(not (ROOT / "content" / "league.yaml").exists(), reason="no demo content")
 def test_demo_api_files_are_the_same_with_json_alone(monkeypatch):
-    from league.build import check
+    from league.engine.build import check
     from league.i18n import using
     results = check(ROOT / "content", cache_dir=False).results
     with using(results.league.locale):

@@ -1,5 +1,5 @@
 """A first build with enough stages makes its JSON and CSV files in a process of its own, forked before the
-plan (league/build.py `_start_api_helper`): the site, the report and the build's record are the ones of a
+plan (league/engine/build.py `_start_api_helper`): the site, the report and the build's record are the ones of a
 build that makes them with the pages, and a failure there fails the build, leaving nothing behind."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import league.build as B
-from league.build import build
+import league.engine.build as B
+from league.engine.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +20,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def forks(monkeypatch):
-    import league.render as R
+    import league.site.render as R
     if R.workers_for(10 ** 9) < 2:
         pytest.skip("one core: no process of its own for the API files")
     started = []
@@ -34,7 +34,7 @@ def forks(monkeypatch):
 
 
 def _record(cache: Path, out: Path) -> dict:
-    from league.cache import Cache
+    from league.engine.cache import Cache
     return Cache(cache).get(B._record_key(out))
 
 
@@ -71,7 +71,7 @@ def test_a_rebuild_keeps_its_api_files_in_this_process(tmp_path, monkeypatch, fo
 
 
 def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_path, monkeypatch, forks):
-    import league.api as A
+    import league.site.api as A
     monkeypatch.setattr(B, "API_HELPER_MIN_STAGES", 1)
     parent = os.getpid()
     real = A.stage_api_files
@@ -93,7 +93,7 @@ def test_a_broken_template_stops_the_api_process_too(tmp_path, monkeypatch, fork
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
     (tmp_path / "templates" / "pair.html").write_text("{% block main %}{{ oops( }}{% endblock %}", encoding="utf-8")
     killed = []
-    import league.workers as W
+    import league.engine.workers as W
     kill = W.kill_worker
     monkeypatch.setattr(W, "kill_worker", lambda pid, fd=None: killed.append(pid) or kill(pid, fd))
     with pytest.raises(Exception):

@@ -14,17 +14,17 @@ def _where():
 
 RAW = [
     # 50 samples writing a page inside a worker's share: "write files" (innermost), not "templates"
-    'process 1:"league";run_plan (league/render.py:800);_share (league/render.py:690);'
-    "SiteWriter.put (league/writer.py:170) 50",
+    'process 1:"league";run_plan (league/site/render.py:800);_share (league/site/render.py:690);'
+    "SiteWriter.put (league/site/writer.py:170) 50",
     # 30 in a chart drawn from a template: "charts", although the page's template is further out
-    "run_plan (league/render.py:800);render_page (league/render.py:672);Template.render (jinja2/environment.py:1295);"
-    "root (pair.html:8);Charts.pair (league/charts.py:290);line_chart (league/charts.py:120) 30",
+    "run_plan (league/site/render.py:800);render_page (league/site/render.py:672);Template.render (jinja2/environment.py:1295);"
+    "root (pair.html:8);Charts.pair (league/site/charts.py:290);line_chart (league/site/charts.py:120) 30",
     # 20 in the template itself
-    "run_plan (league/render.py:800);render_page (league/render.py:672);Template.render (jinja2/environment.py:1295);"
+    "run_plan (league/site/render.py:800);render_page (league/site/render.py:672);Template.render (jinja2/environment.py:1295);"
     "root (pair.html:8) 20",
     # 25 parsing YAML in a load worker; 15 in nothing listed
-    "Loader.run_tasks (league/loader.py:500);StageLoader.load (league/loader.py:810);Loader.yaml (league/loader.py:90);"
-    "load_yaml (league/yamlio.py:400);_fast (league/yamlio.py:300) 25",
+    "Loader.run_tasks (league/engine/loader.py:500);StageLoader.load (league/engine/loader.py:810);Loader.yaml (league/engine/loader.py:90);"
+    "load_yaml (league/content/yamlio.py:400);_fast (league/content/yamlio.py:300) 25",
     "<module> (league:6);something (elsewhere.py:1) 15",
     "not a sample line",
 ]
@@ -37,8 +37,8 @@ def test_each_sample_goes_to_its_innermost_category_at_the_sampling_rate():
     assert total == 14.0
     assert cats == [("write files", 5.0), ("charts", 3.0), ("YAML", 2.5), ("templates", 2.0), ("other", 1.5)]
     # the innermost frames, line numbers dropped: put 5.0, line_chart 3.0, _fast 2.5, root (pair.html) 2.0, something 1.5
-    assert tops[0] == ("SiteWriter.put (league/writer.py)", 5.0)
-    assert ("root (pair.html)", 2.0) in tops and ("_fast (league/yamlio.py)", 2.5) in tops
+    assert tops[0] == ("SiteWriter.put (league/site/writer.py)", 5.0)
+    assert ("root (pair.html)", 2.0) in tops and ("_fast (league/content/yamlio.py)", 2.5) in tops
 
 
 def test_the_phases_are_read_from_the_builds_own_lines_in_order_and_reported():

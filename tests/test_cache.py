@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build, check
+from league.engine.build import build, check
 from tests.util import cache_entries as entries
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ def test_corrupted_cache_entry_is_ignored_with_a_warning(tmp_path):
 
 def _one_corrupted_entry_ignored(cache: Path, first) -> None:
     """A check with `cache` warns of one corrupted entry and gives the results of `first`, made before."""
-    from league.api import api_files
+    from league.site.api import api_files
     second = check(ROOT / "content", cache_dir=cache)
     warnings = [d for d in second.diagnostics if d.code == "cache"]
     assert len(warnings) == 1 and "corrompida" in warnings[0].message
@@ -75,7 +75,7 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
     # entry it needs (which marks them used), writes its record, then prunes: only the entries of
     # content that no longer exists (an edited stage's previous version, a stray write) are deleted.
     import shutil
-    from league.cache import UNUSED_FOR
+    from league.engine.cache import UNUSED_FOR
     assert UNUSED_FOR == 24 * 3600
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
@@ -103,9 +103,9 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
     assert not stray.exists() and not old_jinja.exists()
     assert not list(cache.glob("jinja-*")), "no build keeps compiled templates"
     assert report.pages > 0
-    from league.cache import Cache
+    from league.engine.cache import Cache
     again = Cache(cache)
-    from league.loader import Loader
+    from league.engine.loader import Loader
     Loader(content, again).load()
     assert again.misses == 0 and again.hits > 0
 
@@ -113,7 +113,7 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
 def test_an_entry_used_lately_by_another_build_is_kept(tmp_path):
     # two content folders may share one cache ($LEAGUE_CACHE_DIR): a build deletes only what no build
     # has used for a day, so the other folder's fresh entries (here: an hour old) stay
-    from league.cache import Cache
+    from league.engine.cache import Cache
     cache = tmp_path / "cache"
     other = Cache(cache)
     other.put("cd" + "1" * 62, {"from": "another content folder"})
@@ -205,8 +205,8 @@ def test_league_and_season_settings_come_from_the_cache_until_one_of_their_files
     # in the cache, with what was reported about them, so that a rebuild after a stage edit needs neither
     # their YAML nor pydantic; a season.yaml edited, added or removed is read again
     import shutil
-    from league.cache import Cache
-    from league.loader import Loader
+    from league.engine.cache import Cache
+    from league.engine.loader import Loader
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     cold = check(content, cache_dir=False)
@@ -250,8 +250,8 @@ def test_settings_read_from_other_bytes_than_their_key_says_are_not_cached(tmp_p
     # but not cached under the key made of the old bytes
     import hashlib
     import shutil
-    from league.cache import Cache
-    from league.loader import Loader
+    from league.engine.cache import Cache
+    from league.engine.loader import Loader
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     digests = {f"content/{p.relative_to(content).as_posix()}": hashlib.sha256(p.read_bytes()).hexdigest()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build
+from league.engine.build import build
 from tests.util import cache_entries
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ class _Touch:
 
 def _forge(key: str, payload: bytes) -> bytes:
     """An entry of the cache's format with a right digest (what anybody can write) holding `payload`."""
-    from league.cache import MAGIC, _digest
+    from league.engine.cache import MAGIC, _digest
     return MAGIC + _digest(key, payload) + payload
 
 
@@ -135,7 +135,7 @@ def test_a_flipped_byte_in_an_entry_is_a_warning_and_the_entry_is_made_again(dem
     # one byte changed in a stage's entry (here among its matches, read only when a page asks), in the last
     # search index, in the compiled interface catalog, in the previous build's record: a warning, that entry
     # made again, and the site of a build without the cache — never the corrupted bytes published
-    from league import search
+    from league.site import search
     if kind == "search" and not search.available():
         pytest.skip("pagefind not installed")
     first = _league(tmp_path, "build", "--content", "content", "--out", "site")
@@ -167,7 +167,7 @@ def test_a_flipped_byte_in_an_entry_is_a_warning_and_the_entry_is_made_again(dem
 # ---------------------------------------------------------------- the cache's reader, entry by entry
 
 def _cache(tmp_path):
-    from league.cache import Cache
+    from league.engine.cache import Cache
     return Cache(tmp_path / "cache")
 
 
@@ -191,8 +191,8 @@ def _refused(cache, data: bytes, shape=object) -> None:
 def test_an_entry_reads_back_what_was_put(tmp_path):
     import datetime as dt
     from decimal import Decimal
-    from league.errors import Diagnostic, SourceMark
-    from league.ranking import Place
+    from league.content.diagnostics import Diagnostic, SourceMark
+    from league.games.truco.ranking import Place
     from league.standings.core import Boundary, Row
     cache = _cache(tmp_path)
     mark = SourceMark("content/x.yaml", 3, 7)
@@ -216,8 +216,8 @@ def test_values_league_does_not_cache_are_refused_when_written(tmp_path):
 
 
 def test_bytes_that_are_not_an_entry_are_refused(tmp_path):
-    from league import codec
-    from league.cache import MAGIC
+    from league.engine import codec
+    from league.engine.cache import MAGIC
     good = _forge(KEY, codec.dumps(("x", 1)))
     cases = [b"", b"not an entry", pickle.dumps((KEY, ("x", 1))), good[:len(good) - 3],   # truncated
              good[:len(MAGIC) + 5], good + b"\x00", good[:-1] + bytes([good[-1] ^ 1]),
@@ -239,7 +239,7 @@ def test_bytes_that_are_not_an_entry_are_refused(tmp_path):
 
 
 def test_a_link_or_a_fifo_in_place_of_an_entry_is_not_followed_and_does_not_block(tmp_path):
-    from league import codec
+    from league.engine import codec
     secret = tmp_path / "secret"
     secret.write_bytes(_forge(KEY, codec.dumps(("x", 1))))   # even a valid entry, elsewhere
     for make in (lambda p: os.symlink(secret, p), os.mkfifo, lambda p: os.symlink(tmp_path / "none", p)):
@@ -256,8 +256,8 @@ def test_a_link_or_a_fifo_in_place_of_an_entry_is_not_followed_and_does_not_bloc
 
 
 def test_an_entry_of_another_shape_than_its_reader_expects_is_refused(tmp_path):
-    from league import codec
-    from league.codec import Keys, RelPath
+    from league.engine import codec
+    from league.engine.codec import Keys, RelPath
     record = Keys({"paths": [RelPath]})
     for value, shape in [(("x", 1), (str, str)), (("x",), (str, int)), ({"paths": ["a", "../../etc/x"]}, record),
                          ({"paths": ["/etc/passwd"]}, record), ({"paths": ["a"], "more": 1}, record),

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build, check
-from league.charts import Charts, Series, _spread, line_chart
-from league.render import Site
+from league.engine.build import build, check
+from league.site.charts import Charts, Series, _spread, line_chart
+from league.site.render import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -101,8 +101,8 @@ def test_line_chart_labels_never_overlap_and_escape_text():
 
 
 def test_bracket_orders_each_round_by_the_next(results):
-    from league.charts import bracket
-    from league.render import stage_view
+    from league.site.charts import bracket
+    from league.site.render import stage_view
     site_ = Site(results)
     found = 0
     for sr in results.seasons:
@@ -127,7 +127,7 @@ def test_bracket_orders_each_round_by_the_next(results):
 
 
 def test_bracket_gives_up_on_rounds_that_are_not_a_bracket():
-    from league.charts import bracket
+    from league.site.charts import bracket
     m = lambda i, h, a, w: {"id": i, "home": h, "away": a, "winner": w}  # noqa: E731
     semis = {"name": "Semifinal", "for_place": None, "places": None,
              "matches": [m("s1", "a", "b", "a"), m("s2", "c", "d", "d")]}

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from league.api import api_files
+from league.site.api import api_files
 from tests.truco_fixtures import (
     W20, by_team, groups_phase, knockout_phase, match, order, places, ranking_data, result, round_robin_group,
     run, stage, stage_data, stage_result, standings,

@@ -180,7 +180,7 @@ def test_links_inside_content_stay_fine(tmp_path):
 
 
 def test_content_digests_do_not_read_through_a_link_out(tmp_path):
-    from league.incremental import file_digests
+    from league.engine.incremental import file_digests
     content = copy_base(tmp_path)
     (tmp_path / "grande").write_bytes(SECRET)
     _link(content, "pages/grande.md", tmp_path / "grande")

@@ -190,7 +190,7 @@ def test_a_team_that_leaves_the_stage_leaves_the_rankings(repo):
 
 
 def test_quatrilho_championship_and_state_qualifiers(repo):
-    from league.new_cli import championship_skeleton
+    from league.cli.new import championship_skeleton
     text = championship_skeleton("2026", "chapeco")
     for i in range(1, 9):
         text = text.replace(f"<jogador-{i}>", f"q-{i}")
@@ -229,7 +229,7 @@ def test_the_revision_reads_what_it_shares_with_the_working_tree_from_its_cache(
     git(repo, "commit", "-q", "-m", "etapa 2")
     write_stage(repo, stage(bb_cc_home_wins=2))
     assert run("check", "--content", repo / "content").exit_code == 0
-    from league.loader import Loader
+    from league.engine.loader import Loader
     parsed = []
     fresh = Loader.task_fresh
 

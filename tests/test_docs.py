@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from league.schema_cli import generate, kinds
+from league.cli.schema import generate, kinds
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -36,7 +36,7 @@ def tool():
 def test_format_reference_is_up_to_date(tool):
     text = FORMAT.read_text(encoding="utf-8")
     assert tool.rewrite(text, tool.blocks()) == text, \
-        "docs/formato.md está desatualizado em relação a league/schema.py: rode `tools/docs-format` e faça commit"
+        "docs/formato.md está desatualizado em relação a league/content/schema.py: rode `tools/docs-format` e faça commit"
 
 
 def _properties(node, defs, seen=None):
@@ -114,7 +114,7 @@ API_DOC = DOCS / "api.md"
 @pytest.fixture(scope="module")
 def demo_api(tmp_path_factory) -> Path:
     """The api/ folder of a real build of the demo content (no search index, no cache: only what it writes)."""
-    from league.build import build
+    from league.engine.build import build
     out = tmp_path_factory.mktemp("docs-site") / "site"
     build(REPO / "content", out, templates=REPO / "templates", cache_dir=False, search=False)
     return out / "api"
@@ -250,7 +250,7 @@ def test_format_reference_quatrilho_example_passes_league_check(tmp_path):
 
     import yaml
 
-    from league.build import check
+    from league.engine.build import check
     text = FORMAT.read_text(encoding="utf-8")
     section = text[text.index("## Campeonato de Quatrilho"):]
     example = re.search(r"^```yaml\n(.*?)^```", section, re.S | re.M).group(1)
@@ -261,7 +261,7 @@ def test_format_reference_quatrilho_example_passes_league_check(tmp_path):
     with (content / "players.yaml").open("a", encoding="utf-8") as fh:
         fh.writelines(f"{pid}: {{name: {pid.replace('-', ' ').title()}}}\n" for pid in ids)
     (content / "seasons" / "2026" / "quatrilho" / "exemplo.yaml").write_text(example, encoding="utf-8")
-    from league.errors import LeagueError
+    from league.content.diagnostics import LeagueError
     try:
         diagnostics = check(content, cache_dir=False).diagnostics
     except LeagueError as exc:

@@ -3,7 +3,7 @@ the new one, byte for byte — never a mix —, the next build repairs what was 
 changes. Real processes (`python -m league build`), real SIGKILLs, real mounts (skipped where mount is not
 permitted: CI runs as root).
 
-Knobs of league/writer.py used here: LEAGUE_WRITE_DELAY (a pause after each file written, so a kill lands
+Knobs of league/site/writer.py used here: LEAGUE_WRITE_DELAY (a pause after each file written, so a kill lands
 mid-write), LEAGUE_TEST_CRASH=<point> (die like kill -9 at a named point of publishing) and
 LEAGUE_TEST_NO_EXCHANGE (publish with two renames, as on a file system without RENAME_EXCHANGE).
 """

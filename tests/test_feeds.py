@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build, check
-from league.feeds import _fold, feed_files
+from league.engine.build import build, check
+from league.site.feeds import _fold, feed_files
 
 ROOT = Path(__file__).resolve().parent.parent
 A = "{http://www.w3.org/2005/Atom}"
@@ -108,7 +108,7 @@ def test_fold_splits_on_characters_not_bytes():
 
 
 def test_feeds_do_not_depend_on_the_clock(results, monkeypatch):
-    from league.render import Site
+    from league.site.render import Site
     first = feed_files(results, Site(results))
 
     class Later(dt.date):
@@ -149,7 +149,7 @@ def test_feed_escaping_writes_what_xml_sax_saxutils_writes():
     ~9 ms): the same text for every mix of the characters they treat, quotes of both kinds included."""
     import itertools
     from xml.sax import saxutils
-    from league.feeds import quoteattr, xml_escape
+    from league.site.feeds import quoteattr, xml_escape
     parts = ["a", "&", "<", ">", '"', "'", "\n", "\r", "\t", "é", "&amp;"]
     for n in range(4):
         for combo in itertools.product(parts, repeat=n):

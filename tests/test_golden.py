@@ -26,7 +26,7 @@ def _tree_hash(root: Path) -> dict[str, str]:
 
 
 def test_two_builds_are_byte_identical(tmp_path):
-    from league.build import build
+    from league.engine.build import build
     build(ROOT / "content", tmp_path / "a", templates=ROOT / "templates")
     build(ROOT / "content", tmp_path / "b", templates=ROOT / "templates")
     a, b = _tree_hash(tmp_path / "a"), _tree_hash(tmp_path / "b")

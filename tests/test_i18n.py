@@ -14,7 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from league import i18n
-from league.build import build
+from league.engine.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ("pt_BR", "en")
@@ -324,7 +324,7 @@ def test_a_build_keeps_the_catalogs_compiled_in_its_cache_and_never_trusts_a_cor
     # under the .po's bytes and Babel's version; one whose bytes do not match their sha256 is compiled again,
     # with a warning
     import babel
-    from league.cache import Cache, digest
+    from league.engine.cache import Cache, digest
     compiled = []
     real = i18n.compile_po
     monkeypatch.setattr(i18n, "compile_po", lambda data, locale: compiled.append(locale) or real(data, locale))

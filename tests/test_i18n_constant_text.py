@@ -33,7 +33,7 @@ def _without_constant_text(monkeypatch):
 @pytest.mark.skipif(not (ROOT / "content" / "league.yaml").exists(), reason="no demo content")
 @pytest.mark.parametrize("locale", ["pt_BR", "en"])
 def test_demo_site_is_byte_identical_without_constant_text(tmp_path, monkeypatch, locale):
-    from league.build import check, render_files
+    from league.engine.build import check, render_files
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     yaml = content / "league.yaml"

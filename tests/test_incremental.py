@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build
+from league.engine.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,7 +74,7 @@ def test_a_rebuild_in_two_processes_counts_each_file_once(tmp_path, monkeypatch)
     # this process had counted before the fork (the kept pages), and only what it wrote itself comes back.
     # A Quatrilho championship renamed: its page, its season's pages and its players' pages are rendered
     # again, the other pages kept; the report counts every file of the site once, as a one-process rebuild does
-    import league.render as R
+    import league.site.render as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
 
@@ -183,8 +183,8 @@ def test_keys_worked_out_beside_the_render_serve_the_next_rebuild(tmp_path, monk
     # render (build._start_keys_helper); what it hands back must be what the next rebuild relies on: after a
     # score change that rebuild renders only the pages that show it (a small part of the site) and its site
     # equals a cold build's
-    import league.build as B
-    import league.render as R
+    import league.engine.build as B
+    import league.site.render as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
     started = []
@@ -222,8 +222,8 @@ def test_pages_rendered_to_the_same_bytes_keep_their_stubs_and_the_index_stays_r
     # build's, index included. With another league's record (its stubs could be others) every stub is cut.
     import os
     import sys
-    import league.build as B
-    import league.search as S
+    import league.engine.build as B
+    import league.site.search as S
     if not S.available():
         pytest.skip("pagefind is not installed")
     tally = tmp_path / "stubs-cut"

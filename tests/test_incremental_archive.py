@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build
+from league.engine.build import build
 from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ def test_a_rebuild_works_out_only_the_keys_of_pages_in_the_changed_season(archiv
     # 2025 stage keeps the key the previous build recorded: its key is not worked out again. The edit still
     # gives the site a cold build gives (test above); this checks that the rebuild did not do it the long way
     import shutil
-    from league.incremental import PageKeys
+    from league.engine.incremental import PageKeys
     content = tmp_path / "content"
     shutil.copytree(archive / "content", content)
     site, cache = tmp_path / "site", tmp_path / "cache"

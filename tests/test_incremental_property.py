@@ -39,7 +39,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
-from league.build import build
+from league.engine.build import build
 from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -849,7 +849,7 @@ def test_every_edit_keeps_the_content_valid(env):
     """Each edit, applied twice to the pristine content, leaves content that checks without errors; so
     a failing build in the property below is a finding, not a broken edit. (Checked with a cache of
     its own, so that only the edited files are loaded again.)"""
-    from league.build import check
+    from league.engine.build import check
     failures = []
     for seed, (name, fn) in enumerate(sorted(EDITS.items())):
         _copy(env.pristine, env.content)

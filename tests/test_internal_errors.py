@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import league.build
+import league.engine.build
 from league.cli import main
-from league.errors import Diagnostic, LeagueError, SourceMark
+from league.content.diagnostics import Diagnostic, LeagueError, SourceMark
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = ("erro interno do league: ValueError: estado impossível 42 segunda linha; por favor, relate o problema com "
@@ -30,7 +30,7 @@ def _interrupt(*args, **kwargs):
 
 @pytest.mark.parametrize("cmd, target", [("check", "check"), ("build", "build")])
 def test_an_internal_error_exits_3_with_one_line(monkeypatch, tmp_path, cmd, target):
-    monkeypatch.setattr(league.build, target, _boom)
+    monkeypatch.setattr(league.engine.build, target, _boom)
     monkeypatch.delenv("LEAGUE_DEBUG", raising=False)
     res = CliRunner().invoke(main, [cmd, "--content", str(ROOT / "content")]
                              + (["--out", str(tmp_path / "site")] if cmd == "build" else []))
@@ -41,7 +41,7 @@ def test_an_internal_error_exits_3_with_one_line(monkeypatch, tmp_path, cmd, tar
 
 @pytest.mark.parametrize("args, env", [(["--debug", "check"], {}), (["check"], {"LEAGUE_DEBUG": "1"})])
 def test_the_traceback_only_with_debug(monkeypatch, args, env):
-    monkeypatch.setattr(league.build, "check", _boom)
+    monkeypatch.setattr(league.engine.build, "check", _boom)
     res = CliRunner().invoke(main, [*args, "--content", str(ROOT / "content")], env=env)
     assert res.exit_code == 3
     lines = res.output.splitlines()
@@ -51,13 +51,13 @@ def test_the_traceback_only_with_debug(monkeypatch, args, env):
 
 
 def test_leaguedebug_zero_is_off(monkeypatch):
-    monkeypatch.setattr(league.build, "check", _boom)
+    monkeypatch.setattr(league.engine.build, "check", _boom)
     res = CliRunner().invoke(main, ["check"], env={"LEAGUE_DEBUG": "0"})
     assert res.exit_code == 3 and "Traceback" not in res.output
 
 
 def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):
-    monkeypatch.setattr(league.build, "check", _interrupt)
+    monkeypatch.setattr(league.engine.build, "check", _interrupt)
     res = CliRunner().invoke(main, ["check", "--content", str(ROOT / "content")])
     assert res.exit_code == 130
     assert res.output == "interrompido (Ctrl+C).\n"
@@ -74,16 +74,16 @@ def test_content_errors_and_usage_errors_keep_their_status(monkeypatch, tmp_path
     # a LeagueError that a command lets through is a content error: listed, exit 1
     def content_error(*args, **kwargs):
         raise LeagueError([Diagnostic(SourceMark("content/x.yaml", 2, 3), "valor inválido")])
-    monkeypatch.setattr(league.build, "check", content_error)
+    monkeypatch.setattr(league.engine.build, "check", content_error)
     res = CliRunner().invoke(main, ["check", "--format", "json"])
     assert res.exit_code == 1 and '"message": "valor inválido"' in res.output
 
 
 SCRIPT = """
-import sys, league.build
+import sys, league.engine.build
 def fail(*a, **k):
     raise {exc}
-league.build.check = fail
+league.engine.build.check = fail
 sys.argv = ["league", *sys.argv[1:]]
 from league.cli import run
 run()

@@ -249,8 +249,8 @@ def test_invalid_unknown_club_in_players_yaml(tmp_path):
     players = root / "players.yaml"
     players.write_text(players.read_text(encoding="utf-8") + "zeca-lima: {name: Zeca Lima, club: serapi}\n",
                        encoding="utf-8")
-    from league.build import check
-    from league.errors import LeagueError
+    from league.engine.build import check
+    from league.content.diagnostics import LeagueError
     with pytest.raises(LeagueError) as info:
         check(root)
     d = only(info.value.diagnostics)
@@ -310,8 +310,8 @@ def test_invalid_not_utf8(tmp_path):
     root = content(tmp_path, {"etapa-1": group_stage()}, CLUBS)
     f = root / "seasons" / "2026" / "truco" / "etapa-1.yaml"
     f.write_bytes(group_stage(head=header(name="Etapa São Paulo")).encode("latin-1"))
-    from league.build import check
-    from league.errors import LeagueError
+    from league.engine.build import check
+    from league.content.diagnostics import LeagueError
     with pytest.raises(LeagueError) as info:
         check(root)
     d = only(info.value.diagnostics)
@@ -337,8 +337,8 @@ def two_broken(tmp_path):
 
 
 def test_invalid_all_errors_reported_together(tmp_path):
-    from league.build import check
-    from league.errors import LeagueError
+    from league.engine.build import check
+    from league.content.diagnostics import LeagueError
     e1, e2, root = two_broken(tmp_path)
     with pytest.raises(LeagueError) as info:
         check(root)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from league.build import check
-from league.errors import LeagueError, SourceMark
+from league.engine.build import check
+from league.content.diagnostics import LeagueError, SourceMark
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +29,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _api(report):
-    from league.api import api_files
+    from league.site.api import api_files
     return api_files(report.results)
 
 
@@ -111,7 +111,7 @@ def test_a_failed_check_caches_no_shared_file(content, tmp_path):
 
 
 def test_source_marks_and_results_read_back_equal():
-    from league.ranking import Place
+    from league.games.truco.ranking import Place
     from league.standings.core import Row
     mark = SourceMark("content/x.yaml", 3, 7)
     back = pickle.loads(pickle.dumps(mark, protocol=pickle.HIGHEST_PROTOCOL))
@@ -134,11 +134,11 @@ def test_a_no_op_build_imports_neither_the_loader_nor_the_renderer(tmp_path):
     args = ["build", "--content", str(content), "--out", str(tmp_path / "site"), "--no-search"]
     code = ("import sys; from league.cli import main\n"
             "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-            "heavy = [m for m in ('league.loader', 'league.render', 'league.schema', 'pydantic', 'jinja2')"
+            "heavy = [m for m in ('league.engine.loader', 'league.site.render', 'league.content.schema', 'pydantic', 'jinja2')"
             " if m in sys.modules]\nprint('HEAVY', heavy)")
     first = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env)
     assert first.returncode == 0, first.stderr
-    assert "HEAVY ['league.loader', 'league.render', 'league.schema', 'pydantic', 'jinja2']" in first.stdout
+    assert "HEAVY ['league.engine.loader', 'league.site.render', 'league.content.schema', 'pydantic', 'jinja2']" in first.stdout
     again = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env)
     assert again.returncode == 0, again.stderr
     assert "HEAVY []" in again.stdout and " 0 arquivo(s) escrito(s)" in again.stdout + again.stderr

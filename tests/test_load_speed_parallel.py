@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import league.loader as L
-from league.build import check
-from league.errors import LeagueError
-from league.loader import Loader
+import league.engine.loader as L
+from league.engine.build import check
+from league.content.diagnostics import LeagueError
+from league.engine.loader import Loader
 from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,7 @@ def _shape(league) -> list:
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_parallel_load_equals_one_by_one_load(content, tmp_path, monkeypatch, n):
-    from league.api import api_files
+    from league.site.api import api_files
     one = check(content, cache_dir=False)
     _workers(monkeypatch, n)
     cache = tmp_path / "cache"
@@ -89,7 +89,7 @@ def test_diagnostics_come_in_the_order_of_a_one_by_one_load(content, monkeypatch
 
 
 def test_a_failing_worker_is_replaced_by_the_main_process(content, tmp_path, monkeypatch):
-    from league.api import api_files
+    from league.site.api import api_files
     one = check(content, cache_dir=False)
     _workers(monkeypatch, 2)
     parent = os.getpid()
@@ -116,7 +116,7 @@ def test_worker_cache_entries_are_read_back(content, tmp_path, monkeypatch):
     _workers(monkeypatch, 2)
     check(content, cache_dir=cache_dir)
     monkeypatch.undo()
-    from league.cache import Cache
+    from league.engine.cache import Cache
     cache = Cache(cache_dir)
     loader, league = _load(content, cache)
     assert cache.misses == 0 and not cache.warnings
@@ -146,7 +146,7 @@ def test_small_content_gets_one_worker_while_the_templates_compile(content, monk
 def test_every_build_loads_beside_the_template_compilation(content, tmp_path, monkeypatch):
     """The templates are compiled in memory by every build (none is kept in the cache, which Jinja2 would run):
     a first build and a build that loads every file again (players.yaml changed) both ask for the worker."""
-    from league.build import build
+    from league.engine.build import build
     asked = []
     real = L._load_workers
     monkeypatch.setattr(L, "_load_workers",
@@ -170,9 +170,9 @@ def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeyp
     """With enough seasons, each process takes whole seasons and caches their annual rankings too (this
     one as well, while the worker loads): the results equal a one-by-one load's, and compute() then finds
     every season's rankings in the cache, ranking none after the load."""
-    from league.api import api_files
-    from league.cache import Cache
-    from league.compute import compute
+    from league.site.api import api_files
+    from league.engine.cache import Cache
+    from league.engine.compute import compute
     import time
     one = check(archive, cache_dir=False)
     _workers(monkeypatch, 2)
@@ -204,9 +204,9 @@ def test_an_edited_file_is_loaded_and_its_season_ranked_by_a_worker_while_the_re
     loads that file and ranks its season — reading the season's other stages back itself — while this process
     reads the rest back. The results equal a one-by-one load's, compute() finds that season's rankings in the
     cache (it ranks nothing), and an entry found corrupted meanwhile is loaded here, with its warning."""
-    from league.api import api_files
-    from league.cache import Cache
-    from league.compute import compute
+    from league.site.api import api_files
+    from league.engine.cache import Cache
+    from league.engine.compute import compute
     content = tmp_path / "content"
     shutil.copytree(archive, content)
     stages = sorted(content.glob("seasons/*/truco/*.yaml"))
@@ -244,7 +244,7 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
     one-score rebuild) nor PyYAML (~0.02 s), and the site is the one a cold build makes."""
     import subprocess
     import sys
-    from league.build import build
+    from league.engine.build import build
     content = tmp_path / "content"
     shutil.copytree(archive, content)
     build(content, tmp_path / "site", cache_dir=tmp_path / "cache", search=False)
@@ -258,7 +258,7 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
         "os.sched_getaffinity = lambda pid: {0, 1}\n"
         "from league.build import build\n"
         "report = build(Path(sys.argv[1]), Path(sys.argv[2]), cache_dir=Path(sys.argv[3]), search=False)\n"
-        "print(report.rendered, 'pydantic' in sys.modules, 'league.schema' in sys.modules, 'yaml' in sys.modules)\n")
+        "print(report.rendered, 'pydantic' in sys.modules, 'league.content.schema' in sys.modules, 'yaml' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", script, str(content), str(tmp_path / "site"), str(tmp_path / "cache")],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
     assert int(out[0]) > 0 and out[1:] == ["False", "False", "False"]   # nor PyYAML (league.marked)
@@ -285,9 +285,9 @@ def test_templates_compiled_while_the_files_load_give_the_same_site(content, tmp
     """With workers loading the files, `league build` compiles its templates meanwhile (Loader.meanwhile):
     the site is the one a one-process load builds, byte for byte, in the content's language, and the
     language active before the build is active after it."""
-    import league.render as R
+    import league.site.render as R
     from league import i18n
-    from league.build import build
+    from league.engine.build import build
     yaml = content / "league.yaml"
     text = yaml.read_text(encoding="utf-8")
     assert "locale: pt_BR" in text
@@ -306,7 +306,7 @@ def test_a_broken_template_is_reported_as_without_workers(content, tmp_path, mon
     """A template that does not compile fails the build with Jinja2's error, whether the templates were
     compiled while the files loaded or afterwards; nothing is written."""
     import jinja2
-    from league.build import build
+    from league.engine.build import build
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
     (templates / "team.html").write_text("{% extends 'base.html' %}{% block main %}{% if %}{% endblock %}\n",
@@ -331,7 +331,7 @@ def test_what_a_failing_worker_sent_before_it_failed_is_kept(archive, monkeypatc
     """The worker sends its results season by season as it goes; one that fails in its second season has
     sent the first: this process loads only the files the worker had not sent (the season it failed in,
     and whatever was left), and the result equals a one-by-one load's."""
-    from league.api import api_files
+    from league.site.api import api_files
     one = check(archive, cache_dir=False)
     _workers(monkeypatch, 2)
     parent, fresh = os.getpid(), Loader.task_fresh
@@ -357,14 +357,14 @@ def test_what_a_failing_worker_sent_before_it_failed_is_kept(archive, monkeypatc
     every = [st.path for s in league.seasons for st in s.stages] + \
         [c.path for s in league.seasons for c in s.championships]
     assert len(set(here)) == len(here) < len(every)   # the first season the worker sent was not loaded again
-    from league.compute import compute
+    from league.engine.compute import compute
     assert api_files(compute(league, loader.diags, None)) == api_files(one.results)
 
 
 def test_a_failure_in_the_workers_share_of_meanwhile_loses_nothing(content, monkeypatch):
     """meanwhile_share runs in a load worker after it has sent its files: if it fails, the worker still
     counts as done (nothing is loaded again) and the load is the one-by-one load."""
-    from league.api import api_files
+    from league.site.api import api_files
     one = check(content, cache_dir=False)
     ran = []
     marker = content.parent / "share-ran"
@@ -379,7 +379,7 @@ def test_a_failure_in_the_workers_share_of_meanwhile_loses_nothing(content, monk
     league = loader.load()
     assert loader.workers == 2 and loader.fallbacks == 0 and ran == []
     assert int(marker.read_text()) != os.getpid()   # it ran, in the worker
-    from league.compute import compute
+    from league.engine.compute import compute
     assert api_files(compute(league, loader.diags, None)) == api_files(one.results)
 
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from league import schema as S
+from league.content import schema as S
 from league.cli import main
-from league.new_cli import stage_name
+from league.cli.new import stage_name
 from tests.util import team_players, write_content
 
 PLACEHOLDER = re.compile(r"<[^<>\s]+>")
@@ -75,7 +75,7 @@ def test_filled_stage_skeleton_passes_check(content):
     assert res.exit_code == 0, res.output
     # and as a final stage it is scored: aa won every board
     path.write_text(filled.replace("status: scheduled", "status: final"), encoding="utf-8")
-    from league.build import check
+    from league.engine.build import check
     report = check(content)
     stage = report.results.seasons[0].stages[0]
     assert [(p.key, p.position, int(p.points)) for p in stage.classification] == [("aa", 1, 20), ("bb", 2, 16)]
@@ -151,7 +151,7 @@ def fill_championship(text: str) -> str:
 
 def test_filled_championship_skeleton_has_the_shape_of_a_championship(content):
     if not hasattr(S, "ChampionshipFile"):
-        pytest.skip("league/schema.py ainda não tem ChampionshipFile")
+        pytest.skip("league/content/schema.py ainda não tem ChampionshipFile")
     run("new", "championship", "2026", "chapeco", "--content", content)
     path = content / "seasons" / "2026" / "quatrilho" / "chapeco.yaml"
     text = path.read_text(encoding="utf-8")
@@ -164,8 +164,8 @@ def test_filled_championship_skeleton_has_the_shape_of_a_championship(content):
 
 
 def test_filled_championship_skeleton_passes_check(content):
-    if importlib.util.find_spec("league.quatrilho") is None:
-        pytest.skip("o carregador do Quatrilho (league/quatrilho.py) ainda não existe")
+    if importlib.util.find_spec("league.games.quatrilho.championship") is None:
+        pytest.skip("o carregador do Quatrilho (league/games/quatrilho/championship.py) ainda não existe")
     run("new", "championship", "2026", "chapeco", "--content", content)
     path = content / "seasons" / "2026" / "quatrilho" / "chapeco.yaml"
     assert run("check", "--content", content).exit_code == 1

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from league import api
+from league.site import api
 from league.cli import main
-from league.errors import Diagnostic, SourceMark
+from league.content.diagnostics import Diagnostic, SourceMark
 from tests.bad_input.harness import copy_base
 
 STAGE = "seasons/2026/truco/etapa-1.yaml"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from league.build import LOADING, build, check
+from league.engine.build import LOADING, build, check
 from league.cli import _Progress
-from league.render import workers_for
+from league.site.render import workers_for
 from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent

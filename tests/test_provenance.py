@@ -8,8 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from league.build import build
-from league.render import date_br
+from league.engine.build import build
+from league.site.render import date_br
 
 ROOT = Path(__file__).resolve().parent.parent
 REPO = "https://github.com/example/fprt-resultados"

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-from league.api import api_files
-from league.quatrilho_pages import brl
-from league.rules import quatrilho as R
+from league.site.api import api_files
+from league.games.quatrilho.views import brl
+from league.games.quatrilho import rules as R
 from league.standings.core import Row
 from tests.quatrilho_fixtures import EIGHT, errors, head, line, messages, registrations, result, run
 

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from league.cli import main
-from league.errors import Diagnostics
-from league.quatrilho_cli import DrawError, append_round, round_block
-from league.quatrilho_draw import DrawProposal, Table
-from league.yamlio import parse_yaml
+from league.content.diagnostics import Diagnostics
+from league.cli.draw import DrawError, append_round, round_block
+from league.games.quatrilho.draw import DrawProposal, Table
+from league.content.yamlio import parse_yaml
 from tests.quatrilho_fixtures import content, head, registrations
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,8 +171,8 @@ def test_round_block_lists_absent_players():
 
 @pytest.mark.skipif(not (ROOT / "content" / "seasons" / "2026" / "quatrilho").is_dir(), reason="no demo content")
 def test_every_recorded_seed_of_the_demo_reproduces_its_tables():
-    from league.build import check
-    from league.quatrilho_cli import propose
+    from league.engine.build import check
+    from league.cli.draw import propose
     report = check(ROOT / "content")
     checked = 0
     for sr in report.results.seasons:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not (ROOT / "content" / "seasons" / "2026" / "qu
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    from league.build import build
+    from league.engine.build import build
     out = tmp_path_factory.mktemp("site")
     report = build(ROOT / "content", out, templates=ROOT / "templates")
     return out, report

@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from league.quatrilho_draw import DrawProposal, Table, count_repeats, propose_draw, table_sizes
+from league.games.quatrilho.draw import DrawProposal, Table, count_repeats, propose_draw, table_sizes
 
 
 # ---------------------------------------------------------------- table sizes (Art. 14)

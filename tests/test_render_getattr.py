@@ -6,7 +6,7 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from league.render import SiteEnvironment
+from league.site.render import SiteEnvironment
 
 
 class D(dict):

@@ -1,5 +1,5 @@
 """Rendering makes no reference cycles: pages are rendered with the cyclic garbage collector paused
-(league/render.py `_share`, league.cache.gc_paused), which is only safe while everything a page's rendering
+(league/site/render.py `_share`, league.cache.gc_paused), which is only safe while everything a page's rendering
 leaves behind is freed by reference counting alone. Every page of the demo site is rendered here with the
 collector off, its templates compiled beforehand as a build compiles them; a full collection afterwards must
 find nothing to free."""
@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.skipif(not (ROOT / "content" / "league.yaml").exists(), reason="no demo content")
 def test_rendering_every_page_of_the_demo_site_leaves_no_cyclic_garbage():
-    from league.build import check
+    from league.engine.build import check
     from league.i18n import using
-    from league.render import plan_site, render_page
+    from league.site.render import plan_site, render_page
     results = check(ROOT / "content", cache_dir=False).results
     with using(results.league.locale):
         plan = plan_site(results)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from league.build import build
+from league.engine.build import build
 from tests.util import write_content, two_team_stage
 
 REPO = Path(__file__).resolve().parents[1]
@@ -154,8 +154,8 @@ def test_netlify_keeps_the_build_cache_between_builds(netlify, tmp_path):
     import json
     import shutil
     import subprocess
-    from league.cache import Cache, default_dir
-    from league.loader import Loader
+    from league.engine.cache import Cache, default_dir
+    from league.engine.loader import Loader
     node = shutil.which("node")
     if node is None:
         pytest.skip("node (Netlify runs build plugins with Node.js) is not installed")
@@ -228,7 +228,7 @@ def test_workflow_keeps_the_league_cache_between_runs(workflow, monkeypatch):
     s = steps(workflow)
     cache = next(st for st in s if st.get("uses", "").startswith("actions/cache@"))
     assert cache["with"]["path"] == ".league-cache"
-    from league.cache import default_dir
+    from league.engine.cache import default_dir
     monkeypatch.delenv("LEAGUE_CACHE_DIR", raising=False)
     assert default_dir(REPO / "content") == REPO / cache["with"]["path"]   # where league puts it
     assert cache["with"]["key"] == "league-cache-${{ github.run_id }}"

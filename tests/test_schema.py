@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from league.cli import main
-from league.schema_cli import generate, kinds, schema_files, schema_for_file, vscode_mapping
+from league.cli.schema import generate, kinds, schema_files, schema_for_file, vscode_mapping
 from tests.util import write_content, two_team_stage
 
 REPO = Path(__file__).resolve().parents[1]
@@ -100,7 +100,7 @@ def test_every_key_has_a_portuguese_description_and_no_english_title(kind):
     props = list(_properties(generate(kind)))
     assert props
     missing = [path for path, prop in props if not prop.get("description")]
-    assert not missing, f"chaves sem description em league/schema.py: {missing}"
+    assert not missing, f"chaves sem description em league/content/schema.py: {missing}"
     assert not [path for path, prop in props if "title" in prop]
 
 
@@ -281,7 +281,7 @@ def test_examples_validate(kind, text):
 
 def test_championship_example_validates():
     if "championship" not in {k.name for k in kinds()}:
-        pytest.skip("league/schema.py ainda não tem ChampionshipFile")
+        pytest.skip("league/content/schema.py ainda não tem ChampionshipFile")
     assert errors("championship", CHAMPIONSHIP_EXAMPLE) == []
     head = "name: C\ndate: 2026-05-10\nstatus: in_progress\nfee: 50\nplayers: {1: ana-souza, 2: bia-lima}\n"
     assert errors("championship", head + "rounds: [{tables: {1: {1: 100, 2: 100, C1: 100, C2: 100}, 2: null}}]\n") == []

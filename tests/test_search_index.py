@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build
-from league.search import available
+from league.engine.build import build
+from league.site.search import available
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not available(), reason="pagefind is not installed")
@@ -39,7 +39,7 @@ def test_search_index_reused_after_a_score_change_rebuilt_after_a_rename(tmp_pat
 
 
 def test_a_whole_site_built_again_from_the_cache_takes_its_index_from_there(tmp_path, monkeypatch):
-    import league.search as S
+    import league.site.search as S
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     site, cache = tmp_path / "site", tmp_path / "cache"
@@ -67,7 +67,7 @@ def test_the_binary_is_found_where_pagefind_itself_finds_it(monkeypatch, env):
     the same path as pagefind.service.get_executable, with and without $PAGEFIND_BINARY_PATH."""
     pytest.importorskip("pagefind.service")
     from pagefind.service import get_executable
-    from league.search import _executable
+    from league.site.search import _executable
     if env is None:
         monkeypatch.delenv("PAGEFIND_BINARY_PATH", raising=False)
     else:
@@ -93,7 +93,7 @@ def test_two_builds_of_the_same_content_write_the_same_index(tmp_path):
 
 
 def test_a_build_without_search_writes_no_index_and_runs_no_pagefind(tmp_path, monkeypatch):
-    import league.search as S
+    import league.site.search as S
 
     def no_pagefind(*args, **kwargs):
         raise AssertionError("pagefind ran")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from league.build import build
-from league.search import (SCRATCH_PREFIX, SearchError, available, index_stubs, run_pagefind, start_index_stubs,
+from league.engine.build import build
+from league.site.search import (SCRATCH_PREFIX, SearchError, available, index_stubs, run_pagefind, start_index_stubs,
                            stub, stubs_digest, stubs_of_site)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,7 +273,7 @@ def test_league_build_says_the_search_index_failed_and_exits_1(tmp_path, monkeyp
 @pytest.fixture
 def stopped(monkeypatch) -> list:
     """The StubIndexing handles that cancel() stopped, (pagefind's process or None, its thread), after."""
-    import league.search as S
+    import league.site.search as S
     handles: list = []
     cancel = S.StubIndexing.cancel
 
@@ -290,7 +290,7 @@ def _ended(stopped: list) -> bool:
 
 
 def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch, stopped, scratch):
-    import league.build as B
+    import league.engine.build as B
 
     def fail(writer, started):
         raise OSError("disco cheio")
@@ -350,9 +350,9 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     # a cold build (no previous site, no cache) starts pagefind before rendering and feeds it each page's
     # stub as it is rendered, in path order, from both processes (the demo is made big enough to fork:
     # PARALLEL_MIN 1): the site, index included, is byte for byte the one of a build that indexes after
-    import league.build as B
-    import league.render as R
-    import league.search as S
+    import league.engine.build as B
+    import league.site.render as R
+    import league.site.search as S
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
     streams = []
@@ -375,7 +375,7 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     assert files == _files(after)
     assert any(rel.startswith("pagefind/fragment/") for rel in files)
     # the charts, written by the process that rendered their page, are the in-memory render's, all of them
-    from league.build import check, render_files
+    from league.engine.build import check, render_files
     memory = render_files(check(ROOT / "content", cache_dir=False).results, ROOT / "templates")
     charts = {rel: data for rel, data in memory.items() if rel.endswith(".svg")}
     assert charts and {rel: data for rel, data in files.items() if rel.endswith(".svg")} == \
@@ -386,7 +386,7 @@ def test_pagefind_is_told_the_pages_are_all_in_once_the_last_searchable_page_is_
     # the build renders the searchable pages (SEARCH_KINDS) first, by path, then the others: the stubs go
     # to pagefind in path order whichever process rendered them, and it is told to build the index after
     # the last searchable page, not after the last page. Jobs (path, template): two searchable, two not
-    from league.build import _StubOrder, _job_order
+    from league.engine.build import _StubOrder, _job_order
 
     class Handle:
         def __init__(self):
@@ -421,9 +421,9 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
     # a season page (not in SEARCH_KINDS) made searchable by one's own templates: its stub comes after
     # pagefind was told the pages were all in, so the build indexes every stub again, in path order —
     # the same site, index included, as a build that indexes after rendering
-    import league.build as B
-    import league.render as R
-    import league.search as S
+    import league.engine.build as B
+    import league.site.render as R
+    import league.site.search as S
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
     season = templates / "season.html"
@@ -452,7 +452,7 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
 
 
 def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp_path, monkeypatch, stopped, scratch):
-    import league.render as R
+    import league.site.render as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
     monkeypatch.setattr(R, "PARALLEL_MIN", 1)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from league.serve import DevServer, State, _unexpected, error_page, inject
+from league.cli.serve import DevServer, State, _unexpected, error_page, inject
 from tests.bad_input.harness import copy_base
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -445,8 +445,8 @@ def test_a_folder_moved_in_is_seen(server, tmp_path):
 
 
 def test_event_streams_are_bounded_kept_alive_and_freed_when_the_page_goes(server, monkeypatch):
-    import league.serve
-    monkeypatch.setattr(league.serve, "MAX_LISTENERS", 2)
+    import league.cli.serve
+    monkeypatch.setattr(league.cli.serve, "MAX_LISTENERS", 2)
     server.heartbeat = 0.1
     first, second = Events(server), Events(server)
     try:
@@ -487,15 +487,15 @@ def test_stop_ends_the_streams_and_the_watcher_at_once(tmp_path):
 
 def test_an_unexpected_failure_points_at_the_content_being_processed_not_at_league(tmp_path, monkeypatch):
     # a bug met while ranking one stage: the page names that stage's file and line, never league/*.py
-    import league.ranking
+    import league.games.truco.ranking
     content = copy_base(tmp_path / "src")
-    real = league.ranking.group_tables
+    real = league.games.truco.ranking.group_tables
 
     def buggy(stage):
         if stage.id == "etapa-1":
             return {}["grupo"]
         return real(stage)
-    monkeypatch.setattr(league.ranking, "group_tables", buggy)
+    monkeypatch.setattr(league.games.truco.ranking, "group_tables", buggy)
     lines: list[str] = []
     srv = DevServer(content, tmp_path / "site", port=0, echo=lines.append)
     assert not srv.rebuild()
@@ -512,7 +512,7 @@ def test_an_unexpected_failure_with_no_place_says_erro_interno_without_a_path_of
     # a worker's failure comes back as one RuntimeError carrying the worker's traceback in its message
     try:
         raise RuntimeError("worker failed: KeyError('x')\nTraceback (most recent call last):\n"
-                           '  File "/usr/lib/python3/site-packages/league/render.py", line 10, in page\n')
+                           '  File "/usr/lib/python3/site-packages/league/site/render.py", line 10, in page\n')
     except RuntimeError as exc:
         d = _unexpected(exc, Path("content"), Path("site"))
     assert str(d.mark) == "erro interno"
@@ -523,7 +523,7 @@ def test_an_unexpected_failure_with_no_place_says_erro_interno_without_a_path_of
 
 
 def test_an_out_folder_the_build_refuses_is_named_as_such_not_as_a_bug(tmp_path):
-    from league.writer import OutError
+    from league.site.writer import OutError
     d = _unexpected(OutError("--out site: a pasta não está vazia e não foi o league que a escreveu"),
                     Path("content"), Path("site"))
     assert str(d.mark) == "site" and d.message.startswith("--out site: a pasta não está vazia") and d.hint is None

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from league.serve import MAX_TARGET, DevServer, site_path
+from league.cli.serve import MAX_TARGET, DevServer, site_path
 from tests.bad_input.harness import copy_base
 
 SECRET = "segredo-fora-do-site-7f3a"
@@ -144,11 +144,11 @@ def test_a_very_long_path_is_answered_cleanly(server, capfd, length, shape):
 
 
 def test_a_failing_request_is_one_line_in_the_log(server, capfd, monkeypatch):
-    import league.serve
+    import league.cli.serve
 
     def boom(*args):
         raise RuntimeError("falha de teste")
-    monkeypatch.setattr(league.serve, "site_path", boom)
+    monkeypatch.setattr(league.cli.serve, "site_path", boom)
     logged = len(server.lines)
     try:
         raw(server, "/2026/")
@@ -175,12 +175,12 @@ def test_site_path():
 
 @pytest.mark.parametrize("debug", [False, True])
 def test_an_unexpected_build_failure_shows_its_traceback_only_with_debug(tmp_path, monkeypatch, debug):
-    import league.build
+    import league.engine.build
 
     def boom(*args, **kwargs):
         raise RuntimeError("falha inesperada")
     content = copy_base(tmp_path / "src")
-    monkeypatch.setattr(league.build, "build", boom)
+    monkeypatch.setattr(league.engine.build, "build", boom)
     lines: list[str] = []
     srv = DevServer(content, tmp_path / "site", port=0, echo=lines.append, debug=debug)
     assert not srv.rebuild()

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from league.build import check
+from league.engine.build import check
 from league.standings.core import Encounter, HeadToHead, Metric, RankContext, RecordedDraw, Row, rank
-from league.standings.truco import criteria
+from league.games.truco.standings import criteria
 from tests.truco_fixtures import (
     W20, by_team, content, groups_phase, knockout_phase, line_of, match, places, result,
     round_robin_group, run, stage, stage_data, standings, warnings,
@@ -350,7 +350,7 @@ def test_ties_unresolved_shared_positions_and_draw_needed(tmp_path):
 
 def test_ties_unresolved_is_error_under_strict(tmp_path):
     import pytest
-    from league.errors import LeagueError
+    from league.content.diagnostics import LeagueError
     root = content(tmp_path, {"etapa-1": round_robin_group(SIX, SIX_MATCHES)}, SIX)
     with pytest.raises(LeagueError) as info:
         check(root, strict=True)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.errors import SourceMark
+from league.content.diagnostics import SourceMark
 from league.models import Board, TrucoConfig
-from league.ranking import shared_points
-from league.rules.truco import game_error, pair_points, parse_board_score, pontinhos, team_points
+from league.games.truco.ranking import shared_points
+from league.games.truco.rules import game_error, pair_points, parse_board_score, pontinhos, team_points
 from tests.truco_fixtures import (
     L20, L21, LEAGUE, W20, W21, by_team, groups_phase, header, match, pair, places, ranking_data, result,
     round_robin_group, run, stage, stage_data, stage_result, standings, team_block,
@@ -282,7 +282,7 @@ def test_truco_12_1_season_override_only_for_that_season(tmp_path):
     root = write_content(tmp_path, {"etapa-1": override_stage(teams)}, clubs=teams, year="2026")
     write_content(tmp_path, {"etapa-1": override_stage(teams, date="2025-03-14")}, clubs=teams, year="2025",
                   season="truco: {ranking_points: [25, 21]}\n")
-    from league.build import check
+    from league.engine.build import check
     rep = check(root)
     got = {s.season.year: [int(p.points) for p in s.stages[0].classification] for s in rep.results.seasons}
     assert got == {"2025": [25, 21], "2026": [20, 16]}
@@ -405,13 +405,13 @@ def test_truco_annual_ranking_countback(tmp_path):
     sr = rep.results.seasons[0]
     assert sr.clubs[1].decided_by == "countback"
     # x placed 1st and 6th, y 2nd and 4th: the first place whose counts differ is the 1st (x one, y none)
-    from league.explain import explain
+    from league.standings.explain import explain
     assert explain(sr.clubs[1].boundary) == "à frente pelo número de 1º lugares (1 contra 0)"
 
 
 def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_differ():
-    from league.explain import explain
-    from league.ranking import annual_ranking
+    from league.standings.explain import explain
+    from league.games.truco.ranking import annual_ranking
     # 20 points each, so the countback decides. p: 1st, 3rd, 3rd; q: 1st, 2nd, 7th; r: 1st, 3rd.
     # 1st places: one each. 2nd places: q one, p and r none → q first. p vs r: no 2nd; 3rd places p two,
     # r one → p second, r third
@@ -431,7 +431,7 @@ def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_di
 def test_truco_countback_orders_as_the_counts_of_each_place(places_lists):
     # decision (spec/rules.md, annual ranking ties): more 1st places, then more 2nd places, and so on —
     # the tuples (number of 1st places, number of 2nd places, …) compared, higher first
-    from league.ranking import countback, countback_counts
+    from league.games.truco.ranking import countback, countback_counts
 
     def counts(places):
         return tuple(places.count(p) for p in range(1, 13))

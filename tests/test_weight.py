@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from league.build import build
+from league.engine.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 KB = 1024

@@ -9,8 +9,8 @@ import pickle
 
 import pytest
 
-from league import search
-from league.workers import StreamWorker, TaskFeed, fork_result, fork_worker, join_result, join_worker
+from league.site import search
+from league.engine.workers import StreamWorker, TaskFeed, fork_result, fork_worker, join_result, join_worker
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers fork")
 
@@ -177,7 +177,7 @@ def test_the_pipes_that_carry_big_results_hold_a_mebibyte():
     # pipes of PIPE_SIZE, not Linux's 64 KiB: the writer does not wait for each 64 KiB to be read by a
     # thread that first needs the GIL (0.4 s later on the archive with the main thread busy)
     import fcntl
-    from league.workers import PIPE_SIZE, widen_pipe
+    from league.engine.workers import PIPE_SIZE, widen_pipe
     assert PIPE_SIZE == 1 << 20
     r, w = os.pipe()
     widen_pipe(w)

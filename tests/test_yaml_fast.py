@@ -13,8 +13,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import yamlio as Y
-from league.errors import Diagnostics
+from league.content import yamlio as Y
+from league.content.diagnostics import Diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
 

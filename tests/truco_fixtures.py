@@ -10,9 +10,9 @@ from typing import Iterable, Mapping, Sequence
 
 import pytest
 
-from league.api import ranking_json, stage_json
-from league.build import BuildReport, check
-from league.errors import Diagnostic, LeagueError
+from league.site.api import ranking_json, stage_json
+from league.engine.build import BuildReport, check
+from league.content.diagnostics import Diagnostic, LeagueError
 from tests.util import LEAGUE, squad, team_players, write_content
 
 # Board lines, home pontinhos first, with their hand-worked value for the home pair:

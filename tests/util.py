@@ -17,8 +17,8 @@ base_url: https://example.org/
 
 def cache_entries(cache: Path):
     """(path, key, value) of every entry of the build cache folder `cache` that reads back (league.cache)."""
-    from league.cache import _open
-    from league.codec import CodecError
+    from league.engine.cache import _open
+    from league.engine.codec import CodecError
     for path in sorted(Path(cache).rglob("*.entry")):
         try:
             yield path, path.stem, _open(path.stem, path.read_bytes())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, NamedTuple, Optional, Sequence
 
-from league.cache import by_fields
+from league.engine.cache import by_fields
 
 
 @by_fields

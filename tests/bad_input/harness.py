@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # imported here, once, so that each forked child starts with the whole build already loaded
-import league.api  # noqa: F401
-import league.build  # noqa: F401
+import league.site.api  # noqa: F401
+import league.engine.build  # noqa: F401
 import league.cli  # noqa: F401
-import league.loader  # noqa: F401
-import league.pages  # noqa: F401
-import league.quatrilho  # noqa: F401
-import league.render  # noqa: F401
+import league.engine.loader  # noqa: F401
+import league.content.pages  # noqa: F401
+import league.games.quatrilho.championship  # noqa: F401
+import league.site.render  # noqa: F401
 
 BASE = Path(__file__).parent / "base"
 MEMORY_HEADROOM = 768 * 1024 * 1024   # bytes of address space the child may add to what the test process uses
@@ -148,7 +148,7 @@ def previous_site(out: Path) -> None:
     (out / "api" / "2026" / "truco" / "ranking.json").write_text('{"season": "2026"}\n', encoding="utf-8")
     (out / "static").mkdir()
     (out / "static" / "style.css").write_bytes(b"body{margin:0}\n")
-    import json   # the manifest a build of league leaves in its site (league/writer.py): this site is league's
+    import json   # the manifest a build of league leaves in its site (league/site/writer.py): this site is league's
     files = {p.relative_to(out).as_posix(): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
     (out / ".league-build.json").write_text(json.dumps({"generator": "league", "inputs": "", "files": files}),
                                             encoding="utf-8")

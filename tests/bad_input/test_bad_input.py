@@ -57,19 +57,19 @@ def test_bad_input(tmp_path, case: Case):
 def test_guard_kills_a_build_that_hangs(tmp_path, monkeypatch):
     import time
 
-    import league.yamlio
-    monkeypatch.setattr(league.yamlio, "parse_yaml", lambda *a, **k: time.sleep(60))  # inherited by the child
+    import league.content.yamlio
+    monkeypatch.setattr(league.content.yamlio, "parse_yaml", lambda *a, **k: time.sleep(60))  # inherited by the child
     res = run_build(copy_base(tmp_path), tmp_path / "site", time_limit=1.0)
     assert res.exit_code is None and res.error == "o build não terminou em 1 s"
     assert res.seconds < 5
 
 
 def test_guard_caps_memory(tmp_path, monkeypatch):
-    import league.yamlio
+    import league.content.yamlio
 
     def hog(*a, **k):
         return bytearray(8 * 1024 ** 3)  # 8 GB: over the cap, refused at once
-    monkeypatch.setattr(league.yamlio, "parse_yaml", hog)
+    monkeypatch.setattr(league.content.yamlio, "parse_yaml", hog)
     res = run_build(copy_base(tmp_path), tmp_path / "site")
     assert res.exit_code != 0
     assert "MemoryError" in (res.error or "")

@@ -52,8 +52,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory) -> Path:
-    from league.build import build
-    from league.search import run_pagefind
+    from league.engine.build import build
+    from league.site.search import run_pagefind
     out = tmp_path_factory.mktemp("browser") / "site"
     build(ROOT / "content", out, templates=ROOT / "templates")
     if not (out / "pagefind").exists():  # until build.py runs it itself

@@ -20,8 +20,8 @@ KINDS = ["home", "season", "stage", "player", "search", "championship"]
 
 @pytest.fixture(scope="module")
 def en_site(tmp_path_factory) -> Path:
-    from league.build import build
-    from league.search import run_pagefind
+    from league.engine.build import build
+    from league.site.search import run_pagefind
     root = tmp_path_factory.mktemp("browser-en")
     shutil.copytree(ROOT / "content", root / "content")
     league = root / "content" / "league.yaml"

@@ -1,0 +1,228 @@
+"""The `league` command: thin click wrappers around build.py; no logic here."""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from league import __version__
+from league.content.diagnostics import LeagueError
+from league.site.writer import OutError
+
+
+def _print_diags(diags, fmt: str) -> None:
+    if fmt == "github":
+        for d in diags:
+            click.echo(d.format_github())
+    elif fmt == "json":
+        click.echo(json.dumps([d.as_json() for d in diags], ensure_ascii=False, indent=2))
+    else:
+        for d in diags:
+            click.echo(d.format_text(), err=True)
+
+
+class _Progress:
+    """A bar on the terminal for builds that take a while: a phase line, then a bar while the pages are
+    made, which only moves forward and ends at 100 %; a later phase ends it. Drawn by the build's own
+    process only (league.render.run_plan: a forked worker is never handed it). Quiet when the build
+    finishes within `quiet_for` seconds."""
+
+    def __init__(self, file=None, quiet_for: float = 1.0) -> None:
+        import time
+        self.start = time.monotonic()
+        self.file = file if file is not None else sys.stderr
+        self.quiet_for = quiet_for
+        self.bar = None
+        self.phase = None
+        self.last = 0
+        self.ended: set = set()   # the phases whose bar has ended (not drawn again)
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        import time
+        if self.bar is not None and phase != self.phase:
+            self.close()   # the bar's phase is over
+        if self.bar is None and time.monotonic() - self.start < self.quiet_for:
+            self.phase = phase
+            return  # short builds stay quiet
+        if total and self.bar is None and phase not in self.ended:
+            self.bar = click.progressbar(length=total, label=phase, file=self.file, show_eta=False, show_pos=True,
+                                          show_percent=True)
+            self.bar.__enter__()
+            self.last = 0
+        if self.bar is not None:
+            done = min(done, total)
+            if done > self.last:   # never backwards
+                self.bar.update(done - self.last)
+                self.last = done
+            if done >= total:
+                self.close()
+        elif not total and phase != self.phase:
+            click.echo(f"{phase}…", file=self.file)
+        self.phase = phase
+
+    def close(self) -> None:
+        """Ends the bar where it is (a later phase, the build's end, an error)."""
+        if self.bar is not None:
+            bar, self.bar = self.bar, None
+            self.ended.add(self.phase)
+            bar.__exit__(None, None, None)
+
+
+# subcommands imported only when used: `league build` does not pay for the schema exporter, the draw,
+# the diff or the server (a third of a second of imports)
+LAZY = {"schema": ("league.cli.schema", "schema"), "new": ("league.cli.new", "new"),
+        "diff": ("league.cli.diff", "diff_cmd"), "draw": ("league.cli.draw", "draw"),
+        "serve": ("league.cli.serve", "serve")}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *LAZY])
+
+    def get_command(self, ctx, name):
+        if name in LAZY:
+            import importlib
+            module, attr = LAZY[name]
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+    def invoke(self, ctx):
+        """Every command, with what no command handles turned into an exit status and one line: an internal
+        error (a bug) exits 3 — 1 means content errors, 2 usage or environment errors — asking to report it,
+        with the traceback only under --debug (or LEAGUE_DEBUG=1); Ctrl+C exits 130 without a traceback.
+        click's own exceptions (usage errors: 2) and sys.exit go through untouched."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, EOFError):
+            raise
+        except KeyboardInterrupt:
+            click.echo(("\n" if sys.stderr.isatty() else "") + "interrompido (Ctrl+C).", err=True)
+            sys.exit(130)
+        except LeagueError as exc:   # content errors a command let through: listed, exit 1
+            _print_diags(exc.diagnostics, "text")
+            click.echo(f"{sum(1 for d in exc.diagnostics if d.level == 'error')} erro(s).", err=True)
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:   # output piped into `head`: click ends quietly (exit 1)
+                raise
+            _internal_error(exc, ctx)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: never a bare traceback
+            _internal_error(exc, ctx)
+
+
+def debug_enabled(ctx: click.Context | None = None) -> bool:
+    """`league --debug …`, or LEAGUE_DEBUG set to anything but "", 0, false, no, off."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is not None and ctx.find_root().params.get("debug"):
+        return True
+    return os.environ.get("LEAGUE_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off", "nao", "não")
+
+
+def _internal_error(exc: BaseException, ctx: click.Context) -> None:
+    """An exception no command expected: the traceback only under --debug, one line, exit 3."""
+    if debug_enabled(ctx):
+        import traceback
+        click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+    what = " ".join(f"{type(exc).__name__}: {exc}".split())   # one line, whatever the message holds
+    click.echo(f"erro interno do league: {what}; por favor, relate o problema com a saída de --debug "
+               f"(league --debug {ctx.invoked_subcommand or '…'} …).", err=True)
+    sys.exit(3)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(__version__, prog_name="league")
+@click.option("--debug", is_flag=True,
+              help="Mostra o traceback completo de um erro interno (também com LEAGUE_DEBUG=1).")
+def main(debug: bool) -> None:
+    """Publica classificações e rankings de federações de Truco e Quatrilho como um site estático."""
+
+
+@main.command()
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
+@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
+@click.option("--strict", is_flag=True, help="Avisos contam como erros.")
+@click.option("--draft", is_flag=True, help="Prévia: faixa de rascunho em cada página e nada indexável.")
+@click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
+@click.option("--no-search", is_flag=True, help="Não gera o índice de busca (pagefind).")
+@click.option("--force", is_flag=True, help="Substitui uma pasta --out que não foi escrita pelo league.")
+def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool,
+          force: bool) -> None:
+    """Valida, calcula e escreve o site inteiro."""
+    from league.engine.build import build as do_build
+    progress = _Progress() if sys.stderr.isatty() else None
+    try:
+        try:
+            report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
+                              progress=progress, skip_unchanged=True, force=force,
+                              say=lambda text: click.echo(text, err=True))
+        finally:   # the bar ends before anything else is printed (an error too)
+            if progress is not None:
+                progress.close()
+    except LeagueError as exc:
+        _print_diags(exc.diagnostics, "text")
+        n = sum(1 for d in exc.diagnostics if d.level == "error")
+        click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
+        sys.exit(1)
+    except OutError as exc:
+        click.echo(f"erro: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:   # the machine, not the content: a full disk, a read-only folder…
+        where = f" ({exc.filename})" if exc.filename else ""
+        click.echo(f"erro: não foi possível escrever o site: {exc.strerror or exc}{where}; nada foi publicado, "
+                   f"{out}/ continua como estava.\n    sugestão: libere espaço em disco ou verifique as permissões "
+                   "da pasta.", err=True)
+        sys.exit(2)
+    except RuntimeError as exc:
+        from league.site.search import SearchError
+        if not isinstance(exc, SearchError):
+            raise
+        click.echo(f"erro: o índice de busca não pôde ser gerado: {exc}\n"
+                   f"    sugestão: reinstale o pagefind (pip install 'pagefind[bin]') ou use --no-search; "
+                   f"nada foi escrito, {out}/ continua como estava.", err=True)
+        sys.exit(1)
+    _print_diags(report.diagnostics, "text")
+    pages = f"{report.rendered} de {report.pages} página(s) gerada(s), " if report.pages else ""
+    click.echo(f"site escrito em {out}/: {pages}{report.written} arquivo(s) escrito(s), {report.unchanged} "
+               f"inalterado(s), em {report.seconds:.1f} s.", err=True)
+
+
+@main.command()
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
+@click.option("--format", "fmt", default="text", type=click.Choice(["text", "github", "json"]), show_default=True)
+@click.option("--strict", is_flag=True, help="Avisos contam como erros.")
+def check(content: Path, fmt: str, strict: bool) -> None:
+    """Valida e calcula tudo, sem escrever nada."""
+    from league.engine.build import check as do_check
+    progress = _Progress() if sys.stderr.isatty() else None   # the files being read, as in league build
+    try:
+        try:
+            report = do_check(content, strict=strict, progress=progress)
+        finally:
+            if progress is not None:
+                progress.close()
+    except LeagueError as exc:
+        _print_diags(exc.diagnostics, fmt)
+        if fmt == "text":
+            n = sum(1 for d in exc.diagnostics if d.level == "error")
+            click.echo(f"{n} erro(s).", err=True)
+        sys.exit(1)
+    _print_diags(report.diagnostics, fmt)
+    if fmt == "text":
+        w = len(report.diagnostics)
+        click.echo("conteúdo válido" + (f" ({w} aviso(s))." if w else "."), err=True)
+
+
+def run() -> None:
+    """The `league` console command (in-process callers, such as tests, use main())."""
+    # league uses no pydantic plugin (PYDANTIC_DISABLE_PLUGINS, documented by pydantic): pydantic would look
+    # for them among every installed package's entry points (~20 ms of every command's start)
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    main()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

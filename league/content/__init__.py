@@ -1,0 +1,1 @@
+"""Reading what editors write: YAML with marks, the schema, validation, diagnostics, pages."""

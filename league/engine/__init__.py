@@ -1,0 +1,1 @@
+"""The build: loading with cache and workers, computing, incremental keys, parallel rendering."""

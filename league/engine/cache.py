@@ -1,0 +1,259 @@
+"""A build cache outside site/: parsed, validated and computed stages keyed by the hash of everything
+they depend on (file bytes, the files they reference, the settings, league's own code), so an
+unchanged stage is never parsed or ranked twice. Safe to delete; a corrupted entry is ignored with a
+warning, never trusted.
+
+The folder is restored between builds on CI and Netlify, so its bytes are input like any other: an entry is
+plain data (league/engine/codec.py: no pickle, nothing that runs), stored with the sha256 of its key and bytes; one
+whose digest, decoding or shape (what its reader expects) is wrong is deleted and made again."""
+from __future__ import annotations
+
+import errno
+import gc
+import hashlib
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+from league import __version__
+
+_CODE: Optional[str] = None
+FORMAT = 2   # 1: pickles (*.pkl, never read now: deleted by the next build's prune)
+MAGIC = b"league-cache 2\n"
+SUFFIX = ".entry"
+# an entry that no build has read or written for this long is deleted by the next build (Cache.prune)
+UNUSED_FOR = 24 * 3600
+
+
+def code_version() -> str:
+    """Hash of league's version and source (with the translation catalogs, league/locale/*/LC_MESSAGES/*.po,
+    which change the pages), so a new league (or a local edit) invalidates every entry."""
+    global _CODE
+    if _CODE is None:
+        h = hashlib.sha256(f"{__version__}:{FORMAT}".encode())
+        root = Path(__file__).resolve().parent.parent   # league/
+        for p in sorted([*root.rglob("*.py"), *root.rglob("*.po")]):
+            h.update(p.relative_to(root).as_posix().encode())
+            h.update(p.read_bytes())
+        _CODE = h.hexdigest()
+    return _CODE
+
+
+@contextmanager
+def gc_paused():
+    """No cyclic garbage collection inside: loading allocates millions of long-lived objects (parsed YAML,
+    unpickled stages) and the collector would otherwise walk the growing heap again and again (on the
+    20-season archive, more than half of the load time). The loaded content holds no reference cycles, so
+    plain reference counting frees it. At the end what was allocated is frozen (gc.freeze: the collector
+    leaves it alone; a later gc.unfreeze, as the parallel renderer does, hands it back), so the collector
+    does not pay the skipped scans at once either; then it is switched back on, if it was on."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.freeze()
+            gc.enable()
+
+
+def by_fields(cls):
+    """Class decorator for a mutable dataclass sent between processes: its instances pickle as cls(*field values),
+    rebuilt by its __init__ when read back, about twice as fast as pickle's default (an empty object, then a
+    state dict copied into it, key by key). Attributes set outside the fields still travel (as state)."""
+    import copyreg
+    import dataclasses
+    from operator import attrgetter
+    fields = dataclasses.fields(cls)
+    if len(fields) < 2 or not all(f.init for f in fields) or cls.__dataclass_params__.frozen:
+        raise TypeError(f"{cls.__name__}: by_fields needs a mutable dataclass whose fields (2 or more) are all in "
+                        "__init__")
+    names = tuple(f.name for f in fields)
+    values = attrgetter(*names)   # C: the tuple of field values
+    count = len(names)
+
+    def __reduce__(self):
+        d = self.__dict__
+        if type(self) is not cls:  # a subclass may have fields of its own: pickle's default
+            return copyreg.__newobj__, (type(self),), d
+        if len(d) != count:
+            return cls, values(self), {k: v for k, v in d.items() if k not in names}
+        return cls, values(self)
+
+    cls.__reduce__ = __reduce__
+    return cls
+
+
+def digest(*parts: Any) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes):
+            h.update(part)
+        else:
+            h.update(repr(part).encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def default_dir(content: Path) -> Path:
+    env = os.environ.get("LEAGUE_CACHE_DIR")
+    if env:
+        return Path(env)
+    return Path(content).resolve().parent / ".league-cache"
+
+
+class Cache:
+    """Entries under dir/<aa>/<key>.entry: MAGIC, the sha256 of the key and the payload, the payload (the value's
+    bytes, league.codec). Writes are atomic (temp file + rename)."""
+
+    def __init__(self, directory: Optional[Path]):
+        self.dir = Path(directory) if directory else None
+        self.warnings: list[str] = []
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, key: str) -> Path:
+        assert self.dir is not None
+        return self.dir / key[:2] / f"{key}{SUFFIX}"
+
+    def has(self, key: str) -> bool:
+        """Whether an entry is stored under `key` (not read: get() may still find it corrupted)."""
+        return self.dir is not None and self._path(key).is_file()
+
+    def get(self, key: str, shape: Any = object) -> Any:
+        """The value stored under `key`, or None: none stored, or one corrupted — its digest does not match, it
+        does not decode, or it does not fit `shape` (league.codec.fits: what the caller goes on to use) —,
+        which is deleted, with a warning."""
+        if self.dir is None:
+            return None
+        path = self._path(key)
+        from league.engine import codec
+        try:
+            data = _read(path)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:   # (a symbolic link: not followed, and not an entry)
+                self.misses += 1
+                return None
+            data = None
+        try:
+            if data is None:
+                raise codec.CodecError("não é um arquivo comum")
+            value = _open(key, data)
+            if value is not None and not codec.fits(value, shape):
+                raise codec.CodecError("valor de outra forma")
+        except codec.CodecError as exc:
+            self.corrupted(path, str(exc))
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.touch(key)
+        return value
+
+    def corrupted(self, path: Path, why: str = "") -> None:
+        """Report the entry at `path` corrupted, and delete it (the build makes it again)."""
+        self.warnings.append(f"entrada corrompida ignorada no cache: {path}" + (f" ({why})" if why else ""))
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+    def touch(self, key: str) -> None:
+        """Mark the entry under `key` used now (prune() keeps what a build has read or written lately)."""
+        if self.dir is None:
+            return
+        try:
+            os.utime(self._path(key))
+        except OSError:
+            pass
+
+    def prune(self, now: Optional[float] = None) -> int:
+        """Delete what no build has read or written for UNUSED_FOR seconds (an edited file's old entries,
+        a previous league's, a record of an out/ folder not built since, a write cut short), so that the
+        cache stays the size of what is built from it: `league serve` makes new entries at every save.
+        What earlier leagues kept there and no league reads now goes at once, whatever its age: pickled
+        entries (*.pkl) and Jinja2's compiled templates (jinja-* folders). Returns how many entries and
+        folders were deleted; a file another build deletes or writes meanwhile is left to it."""
+        if self.dir is None:
+            return 0
+        import shutil
+        import time
+        cutoff = (time.time() if now is None else now) - UNUSED_FOR
+        removed = 0
+        try:
+            top = list(os.scandir(self.dir))
+        except OSError:
+            return 0
+        for d in top:
+            try:
+                if not d.is_dir(follow_symlinks=False):
+                    continue
+                if len(d.name) == 2 and all(c in "0123456789abcdef" for c in d.name):
+                    for e in os.scandir(d.path):
+                        if e.name.endswith(".pkl") or ((e.name.endswith(SUFFIX) or ".tmp" in e.name) and
+                                                       e.stat(follow_symlinks=False).st_mtime < cutoff):
+                            try:
+                                os.unlink(e.path)
+                                removed += 1
+                            except OSError:
+                                pass
+                elif d.name.startswith("jinja-"):
+                    shutil.rmtree(d.path, ignore_errors=True)
+                    removed += 1
+            except OSError:
+                continue
+        return removed
+
+    def put(self, key: str, value: Any) -> None:
+        """Store `value` under `key` (TypeError for a value league.codec does not store)."""
+        if self.dir is None:
+            return
+        from league.engine import codec
+        payload = codec.dumps(value)
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            with open(tmp, "wb") as fh:
+                fh.write(MAGIC + _digest(key, payload) + payload)
+            os.replace(tmp, path)
+        except OSError as exc:
+            self.warnings.append(f"não foi possível gravar o cache ({exc.strerror}); seguindo sem ele")
+            self.dir = None
+
+
+def _digest(key: str, payload: bytes) -> bytes:
+    h = hashlib.sha256(MAGIC)
+    h.update(key.encode("ascii", "replace"))
+    h.update(b"\0")
+    h.update(payload)
+    return h.digest()
+
+
+def _read(path: Path) -> Optional[bytes]:
+    """The bytes of the file at `path`; None when it is not a regular file (a link is not followed, a FIFO
+    does not block). OSError when there is none, or it cannot be read."""
+    import stat
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
+
+
+def _open(key: str, data: bytes) -> Any:
+    """The value of an entry's bytes stored under `key`; league.codec.CodecError when they are not an entry
+    of this format, of this key, with its digest, that decodes."""
+    from league.engine import codec
+    head = len(MAGIC)
+    if not data.startswith(MAGIC):
+        raise codec.CodecError("não é uma entrada deste formato")
+    if len(data) < head + 32:
+        raise codec.CodecError("truncada")
+    payload = memoryview(data)[head + 32:]
+    if _digest(key, payload) != data[head:head + 32]:
+        raise codec.CodecError("o resumo sha256 não confere")
+    return codec.loads(payload)

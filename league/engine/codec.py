@@ -1,0 +1,479 @@
+"""The build cache's format: plain data, never code. A value is stored as marshal bytes of plain values only
+(None, bool, int, float, str, bytes, and tuples, lists, dicts, sets and frozensets of them). A model object
+(a Stage, a Place, a SourceMark...) is stored as a node `(..., tag, mask, *field values)` — Ellipsis first,
+never a value of the content — and rebuilt, when read, by calling the class of the tag with those values:
+only the classes in ALLOWED, looked up by tag, never a name read from the bytes. A Decimal is `(..., "Decimal",
+text)`, a date `(..., "date", ordinal)`. A tuple or list that holds nodes is a node too (`(..., "tuple", mask,
+*items)`), a dict whose values hold some is `(..., "dict", {key: value})`, so that what holds none (a Row's
+values, a pair, a record's pages) is used as marshal made it, without walking it again; `mask` has bit i set
+when item i is a node, so that only those are visited.
+
+Nothing in an entry is ever run: no pickle, no code object is written, the only things called while reading
+are the allowed classes' constructors, and `loads` refuses any other tag (CodecError). The cache checks each
+entry against a digest of its bytes before decoding it (league/engine/cache.py); a value that does not decode, or
+that is not of the shape its reader expects (`fits`), is a corrupted entry.
+
+Objects shared inside one value (a StageResult's stage is the entry's stage) are written once and read back
+shared, as marshal keeps identical objects once. A stage's phases (league.models.LazyPhases) are bytes of
+their own inside the entry, decoded when first used."""
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+E = ...   # the first item of a node
+VERSION = marshal.version
+
+
+class CodecError(ValueError):
+    """Bytes that are not a value this codec wrote (unknown tag, wrong number of fields, not marshal...)."""
+
+
+# the only classes a cache entry may rebuild: tag → (module, class name). Each is a dataclass (rebuilt as
+# cls(*fields)) or a NamedTuple (cls._make(fields)), with nothing but its fields.
+ALLOWED: dict[str, tuple[str, str]] = {
+    "SourceMark": ("league.content.diagnostics", "SourceMark"),
+    "Diagnostic": ("league.content.diagnostics", "Diagnostic"),
+    "TrucoConfig": ("league.models", "TrucoConfig"),
+    "QuatrilhoConfig": ("league.models", "QuatrilhoConfig"),
+    "Club": ("league.models", "Club"),
+    "Player": ("league.models", "Player"),
+    "Board": ("league.models", "Board"),
+    "Match": ("league.models", "Match"),
+    "Team": ("league.models", "Team"),
+    "Group": ("league.models", "Group"),
+    "Round": ("league.models", "Round"),
+    "Phase": ("league.models", "Phase"),
+    "DrawRecord": ("league.models", "DrawRecord"),
+    "Override": ("league.models", "Override"),
+    "Disqualified": ("league.models", "Disqualified"),
+    "Stage": ("league.models", "Stage"),
+    "Page": ("league.models", "Page"),
+    "Registration": ("league.games.quatrilho.championship", "Registration"),
+    "Table": ("league.games.quatrilho.championship", "Table"),
+    "Penalty": ("league.games.quatrilho.championship", "Penalty"),
+    "Adjustment": ("league.games.quatrilho.championship", "Adjustment"),
+    "Disqualification": ("league.games.quatrilho.championship", "Disqualification"),
+    "QRound": ("league.games.quatrilho.championship", "QRound"),
+    "Championship": ("league.games.quatrilho.championship", "Championship"),
+    "Cell": ("league.games.quatrilho.championship", "Cell"),
+    "Line": ("league.games.quatrilho.championship", "Line"),
+    "ChampionshipResult": ("league.games.quatrilho.championship", "ChampionshipResult"),
+    "Award": ("league.games.quatrilho.rules", "Award"),
+    "Place": ("league.games.truco.ranking", "Place"),
+    "GroupTable": ("league.games.truco.ranking", "GroupTable"),
+    "StageResult": ("league.games.truco.ranking", "StageResult"),
+    "AnnualEntry": ("league.games.truco.ranking", "AnnualEntry"),
+    "Row": ("league.standings.core", "Row"),
+    "Boundary": ("league.standings.core", "Boundary"),
+    "Ranked": ("league.standings.core", "Ranked"),
+}
+
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes})
+_BY_NAME = {v: k for k, v in ALLOWED.items()}   # (module, class name) → tag
+_ENCODERS: dict = {}   # class → encoder(obj, enc) → node
+
+
+# ---------------------------------------------------------------- writing
+
+def dumps(value: Any) -> bytes:
+    """The bytes of `value`; TypeError for anything that is not plain data or an allowed object."""
+    return marshal.dumps(encode(value), VERSION)
+
+
+def encode(value: Any) -> Any:
+    """`value` as plain data (see the module docstring)."""
+    memo: dict = {}   # id(object) → its node: an object met twice is one node (marshal writes it once)
+
+    def enc(v):
+        t = type(v)
+        if t in _PLAIN:
+            return v
+        if t is tuple or t is list:
+            if _PLAIN.issuperset(map(type, v)):   # (in C: most are)
+                return v
+            node = _items(t.__name__, v, enc, True)
+            return v if node is None else node
+        if t is dict:
+            if _PLAIN.issuperset(map(type, v.values())) and _PLAIN.issuperset(map(type, v)):
+                return v
+            out = None
+            for k, x in v.items():
+                if type(k) not in _PLAIN and (type(k) is not tuple or enc(k) is not k):
+                    raise TypeError(f"o cache não guarda a chave {k!r} (só valores simples)")
+                if type(x) not in _PLAIN:
+                    y = enc(x)
+                    if y is not x:
+                        if out is None:
+                            out = dict(v)
+                        out[k] = y
+            return v if out is None else (E, "dict", out)
+        if t is frozenset or t is set:
+            for x in v:
+                if type(x) not in _PLAIN and (type(x) is not tuple or enc(x) is not x):
+                    raise TypeError(f"o cache não guarda {x!r} num conjunto (só valores simples)")
+            return v
+        got = memo.get(id(v))
+        if got is not None:
+            return got
+        encoder = _ENCODERS.get(t) or _encoder_of(t)
+        node = memo[id(v)] = encoder(v, enc)
+        return node
+    try:
+        return enc(value)
+    finally:
+        enc = None   # (enc refers to itself: a cycle, holding memo, until the collector's next pass)
+        memo.clear()
+
+
+def _items(tag: str, values, enc, container: bool = False):
+    """The node (..., tag, mask, *encoded values) of an object's field values or a container's items; for a
+    container, None when none of them is a node (then it is plain as it is)."""
+    mask = 0
+    out = None
+    for i, x in enumerate(values):
+        if type(x) in _PLAIN:
+            continue
+        y = enc(x)
+        if y is not x:
+            if out is None:
+                out = list(values)
+            out[i] = y
+            if type(y) is tuple and y and y[0] is E:
+                mask |= 1 << i
+    if out is None:
+        return None if container else (E, tag, 0, *values)
+    return (E, tag, mask, *out)
+
+
+def _encoder_of(cls):
+    """The encoder of an allowed class (or Decimal, date, LazyPhases); TypeError for any other."""
+    import dataclasses
+    import datetime as dt
+    from decimal import Decimal
+    from operator import attrgetter
+    from league.models import LazyPhases
+    if cls is Decimal:
+        def encoder(v, enc):
+            return (E, "Decimal", str(v))
+    elif cls is dt.date:
+        def encoder(v, enc):
+            return (E, "date", v.toordinal())
+    elif cls is LazyPhases:
+        def encoder(v, enc):
+            data = v._data if v._loads is _loads_phases else None
+            return (E, "phases", dumps(v.get()) if data is None else data)
+    else:
+        tag = _BY_NAME.get((cls.__module__, cls.__qualname__))
+        if tag is None:
+            raise TypeError(f"o cache não guarda objetos {cls.__module__}.{cls.__qualname__}")
+        if issubclass(cls, tuple):   # a NamedTuple
+            def encoder(v, enc):
+                return _items(tag, v, enc)
+        else:
+            names = [f.name for f in dataclasses.fields(cls)]
+            if len(names) < 2 or not all(f.init for f in dataclasses.fields(cls)):
+                raise TypeError(f"{cls.__qualname__}: o cache guarda dataclasses de 2 ou mais campos, todos no __init__")
+            values = attrgetter(*names)
+
+            def encoder(v, enc):
+                return _items(tag, values(v), enc)
+    _ENCODERS[cls] = encoder
+    return encoder
+
+
+# ---------------------------------------------------------------- reading
+
+def loads(data: bytes) -> Any:
+    """The value `dumps` made of these bytes; CodecError for anything else (never runs anything but the
+    constructors of the allowed classes)."""
+    try:
+        tree = marshal.loads(data)
+    except Exception as exc:  # noqa: BLE001 - EOFError, ValueError, TypeError: not our bytes
+        raise CodecError(f"bytes ilegíveis ({exc})") from None
+    return decode(tree)
+
+
+# how each tag is read: (class or reader, number of items in its node, kind); the allowed classes are added
+# as they are first met (_spec)
+CLASS, NAMEDTUPLE, TUPLE, LIST, OTHER = range(5)
+_SPECS: dict = {"tuple": (tuple, None, TUPLE), "list": (list, None, LIST)}
+_BITS: dict = {}   # mask → the positions of its bits, for the masks of objects' fields
+
+
+def decode(tree: Any) -> Any:
+    """The value of a plain tree made by `encode`."""
+    memo: dict = {}   # id(node) → its value: a node marshal read once for two places is one object
+    specs = _SPECS
+    new = tuple.__new__
+
+    memo_get = memo.get
+    bits = _BITS
+
+    def dec(v):   # (v not in memo: the callers look there first)
+        if type(v) is not tuple or len(v) < 3 or v[0] is not E:
+            raise CodecError("nó malformado")
+        tag = v[1]
+        spec = specs.get(tag) if type(tag) is str else None
+        cls, n, kind = spec or _spec(tag)
+        if kind <= NAMEDTUPLE:
+            if len(v) != n:
+                raise CodecError(f"{tag}: {len(v) - 3} campos em vez de {n - 3}")
+            mask = v[2]
+            if mask:
+                args = list(v[3:])
+                for i in bits.get(mask) or _positions(mask, n - 3):
+                    x = args[i]
+                    got = memo_get(id(x))
+                    args[i] = dec(x) if got is None else got
+            else:
+                args = v[3:]
+            got = cls(*args) if kind == CLASS else new(cls, args)
+        elif kind == OTHER:
+            got = cls(v, sub)
+        else:   # a tuple or list that holds nodes
+            items = list(v[3:])
+            for i in _positions(v[2], len(items)):
+                x = items[i]
+                got = memo_get(id(x))
+                items[i] = dec(x) if got is None else got
+            got = items if kind == LIST else tuple(items)
+        memo[id(v)] = got
+        return got
+
+    def sub(v):
+        got = memo_get(id(v))
+        return dec(v) if got is None else got
+
+    try:
+        if type(tree) is tuple and tree and tree[0] is E:
+            return dec(tree)
+        return tree
+    except CodecError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a constructor given the wrong values, a cycle...
+        raise CodecError(f"valor malformado ({type(exc).__name__}: {exc})") from None
+    finally:
+        dec = sub = None   # (they refer to each other: a cycle, holding memo and the whole value, until the collector runs)
+        memo.clear()
+
+
+def _positions(mask, n: int):
+    """The positions of the bits of `mask`, each below n (CodecError otherwise)."""
+    got = _BITS.get(mask) if type(mask) is int else None
+    if got is None:
+        if type(mask) is not int or mask < 0 or mask >> n:
+            raise CodecError("máscara malformada")
+        if mask == (1 << n) - 1:
+            return range(n)
+        got = tuple(i for i in range(n) if mask >> i & 1)
+        if n <= 16:
+            _BITS[mask] = got
+    return got
+
+
+def _spec(tag):
+    """(class or reader, node length, kind) of a tag: Decimal's, date's, phases', or an allowed class's
+    (imported from the module ALLOWED names for it); CodecError for any other."""
+    if type(tag) is not str or (tag not in ALLOWED and tag not in _READERS):
+        raise CodecError(f"tipo desconhecido: {tag!r}"[:200])
+    if tag in _READERS:
+        spec = (_READERS[tag](), 3, OTHER)
+    else:
+        import dataclasses
+        from importlib import import_module
+        module, name = ALLOWED[tag]
+        cls = getattr(import_module(module), name)
+        if issubclass(cls, tuple):   # a NamedTuple: built as cls._make does, without its Python frame
+            spec = (cls, len(cls._fields) + 3, NAMEDTUPLE)
+        else:
+            spec = (cls, len(dataclasses.fields(cls)) + 3, CLASS)
+    _SPECS[tag] = spec
+    return spec
+
+
+def _dict_reader():
+    def reader(v, dec):
+        if len(v) != 3 or type(v[2]) is not dict:
+            raise CodecError("dict malformado")
+        d = v[2]
+        for k, x in d.items():   # (in place: marshal made this dict for this node alone)
+            if type(x) is tuple and x and x[0] is E:
+                d[k] = dec(x)
+        return d
+    return reader
+
+
+def _decimal_reader():
+    from decimal import Decimal
+
+    def reader(v, dec):
+        if len(v) != 3 or type(v[2]) is not str or len(v[2]) > 100:
+            raise CodecError("Decimal malformado")
+        return Decimal(v[2])
+    return reader
+
+
+def _date_reader():
+    import datetime as dt
+
+    def reader(v, dec):
+        if len(v) != 3 or type(v[2]) is not int:
+            raise CodecError("data malformada")
+        return dt.date.fromordinal(v[2])
+    return reader
+
+
+def _phases_reader():
+    from league.models import LazyPhases
+
+    def reader(v, dec):
+        if len(v) != 3 or type(v[2]) is not bytes:
+            raise CodecError("fases malformadas")
+        return LazyPhases(v[2], loads=_loads_phases)
+    return reader
+
+
+def _loads_phases(data: bytes) -> tuple:
+    """A stage's phases from their bytes (LazyPhases.get)."""
+    value = loads(data)
+    if not fits(value, (Phase_,)):
+        raise CodecError("fases malformadas")
+    return value
+
+
+_READERS = {"dict": _dict_reader, "Decimal": _decimal_reader, "date": _date_reader, "phases": _phases_reader}
+
+
+# ---------------------------------------------------------------- shapes
+
+class Opt:
+    """A shape for `fits`: None or `shape`."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+
+class Lazy:
+    """A shape for `fits`: an instance of the allowed class of this tag (imported only when a value is checked)."""
+
+    def __init__(self, tag: str):
+        assert tag in ALLOWED, tag
+        self.tag = tag
+
+
+class Check:
+    """A shape for `fits`: a value for which `test(value)` is true (`many(values)`: whether they all are, at once)."""
+
+    def __init__(self, test, many=None):
+        self.test = test
+        self.many = many
+
+
+class Keys:
+    """A shape for `fits`: a dict with exactly the keys of `required` (and any of `optional`), each value of its
+    key's shape."""
+
+    def __init__(self, required: dict, optional: dict | None = None):
+        self.required = required
+        self.optional = optional or {}
+
+
+def safe_rel(path: Any) -> bool:
+    """Whether `path` is a relative path inside the folder it is joined to (a path in the build's record or
+    the search index, that a build writes or deletes under out/): a str of names separated by "/", none
+    empty (an absolute path, "//", a trailing "/"), "." or "..", with no backslash or NUL."""
+    return type(path) is str and _safe(f"/{path}/")
+
+
+def safe_rels(paths) -> bool:
+    """Whether every one of `paths` is (safe_rel), checked at once: a build's record lists ~30,000."""
+    paths = list(paths)
+    return not paths or (_STR.issuperset(map(type, paths)) and _safe("/" + "/".join(paths) + "/"))
+
+
+def _safe(names: str) -> bool:
+    """Whether "/name/name/.../" holds no empty name, no "." or "..", no backslash, no NUL (the paths it is
+    made of are separated by one "/": a bad name anywhere is a bad name of one of them)."""
+    return ("//" not in names and "\\" not in names and "\x00" not in names
+            and ("/." not in names or ("/./" not in names and "/../" not in names)))
+
+
+_STR = frozenset({str})
+RelPath = Check(safe_rel, safe_rels)
+Phase_ = Lazy("Phase")
+_CHECKERS: dict = {}   # id(shape) → (shape, its checker): shapes are constants of the modules that read the cache
+
+
+def fits(value: Any, shape: Any) -> bool:
+    """Whether a value read from the cache has the shape its reader goes on to use. `shape`: a type or Lazy(tag)
+    (an instance of exactly that class: what the codec reads back is), Opt(shape), Check(test), Keys(...),
+    [shape] (a list of them), (shape,) (a tuple of them, any length), (shape, shape, ...) (a tuple of that
+    many), {key shape: value shape} (a dict of them), or `object` (anything)."""
+    got = _CHECKERS.get(id(shape))
+    if got is None or got[0] is not shape:
+        got = _CHECKERS[id(shape)] = (shape, _all(shape))
+    return got[1]([value])
+
+
+def _all(shape):
+    """The check of a list of values: whether every one has `shape`. A record's ~10,000 pages are checked a
+    column at a time (their keys, their first items, ...), by type where that is enough: mostly in C."""
+    from itertools import chain
+    from operator import itemgetter
+    if shape is object:
+        return lambda items: True
+    if isinstance(shape, (type, Lazy)):
+        types = frozenset({shape if isinstance(shape, type) else _class(shape.tag)})
+        return lambda items: types.issuperset(map(type, items))
+    if isinstance(shape, Opt):
+        if isinstance(shape.shape, (type, Lazy)):
+            types = frozenset({shape.shape if isinstance(shape.shape, type) else _class(shape.shape.tag), type(None)})
+            return lambda items: types.issuperset(map(type, items))
+        inner = _all(shape.shape)
+        return lambda items: inner([x for x in items if x is not None])
+    if isinstance(shape, Check):
+        test, many = shape.test, shape.many
+        return many if many is not None else (lambda items: all(map(test, items)))
+    if isinstance(shape, Keys):
+        req = {k: _all(s) for k, s in shape.required.items()}
+        opt = {k: _all(s) for k, s in shape.optional.items()}
+
+        def keys(v):
+            if type(v) is not dict:
+                return False
+            for k, check in req.items():
+                if k not in v or not check([v[k]]):
+                    return False
+            n = len(req)
+            for k, check in opt.items():
+                if k in v:
+                    if not check([v[k]]):
+                        return False
+                    n += 1
+            return len(v) == n
+        return lambda items: all(map(keys, items))
+    if isinstance(shape, list) or (isinstance(shape, tuple) and len(shape) == 1):
+        of = frozenset({type(shape)})
+        inner = _all(shape[0])
+        return lambda items: of.issuperset(map(type, items)) and inner(list(chain.from_iterable(items)))
+    if isinstance(shape, dict):
+        ((ks, vs),) = shape.items()
+        keys, values = _all(ks), _all(vs)
+        return lambda items: (_DICT.issuperset(map(type, items)) and keys(list(chain.from_iterable(items)))
+                              and values(list(chain.from_iterable(map(dict.values, items)))))
+    if isinstance(shape, tuple):
+        columns = [(itemgetter(i), _all(s)) for i, s in enumerate(shape)]
+        n = frozenset({len(shape)})
+        return lambda items: (_TUPLE.issuperset(map(type, items)) and n.issuperset(map(len, items))
+                              and all(check(list(map(column, items))) for column, check in columns))
+    raise TypeError(f"forma desconhecida: {shape!r}")
+
+
+_DICT, _TUPLE = frozenset({dict}), frozenset({tuple})
+
+
+def _class(tag: str) -> type:
+    from importlib import import_module
+    module, name = ALLOWED[tag]
+    return getattr(import_module(module), name)

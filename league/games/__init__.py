@@ -1,0 +1,1 @@
+"""The two games' domain code: Truco (interclub stages, annual rankings) and Quatrilho."""

@@ -1,0 +1,1 @@
+"""Quatrilho championships: reading, classification, views, seat draw."""

@@ -1,0 +1,1 @@
+"""Truco interclub: scoring rules, stage standings, annual ranking."""

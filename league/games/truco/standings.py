@@ -1,0 +1,117 @@
+"""Truco standings: team and pair metrics over a scope of matches (Truco 10.1, 10.3) and their precedence."""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from league.models import Match, PairId
+from league.games.truco.rules import pair_points, pontinhos
+from league.standings.core import (
+    Criterion, Encounter, HeadToHead, Metric, RankContext, Ranked, RecordedDraw, Row, rank,
+)
+
+METRIC_KEYS = ("played", "wins", "losses", "points", "pair_points_balance", "pontinhos_balance")
+
+
+def criteria(keys: Sequence[str]) -> list[Criterion]:
+    """The precedence named in league.yaml as criterion objects. # Truco 10.1"""
+    out: list[Criterion] = []
+    for k in keys:
+        if k == "head_to_head":
+            out.append(HeadToHead())
+        elif k == "draw":
+            out.append(RecordedDraw())
+        else:
+            out.append(Metric(k))
+    return out
+
+
+def _blank(key) -> Row:
+    return Row(key, {"played": 0, "wins": 0, "losses": 0, "points": 0, "pair_points_balance": 0,
+                     "pontinhos_balance": 0})
+
+
+def team_rows(teams: Iterable[str], matches: Iterable[Match]) -> dict[str, Row]:
+    """Per team: matches played and won, team points (boards won, Truco 9.1), pair-point balance (10.3)
+    and pontinhos balance (10.1); the pontinhos balance is None when a board's pontinhos are unknown."""
+    rows = {t: _blank(t) for t in teams}
+    for m in matches:
+        pp, pt = m.balances   # the home team's, over the match's boards (Match.balances)
+        winner = m.winner
+        for team, sign in ((m.home, 1), (m.away, -1)):
+            row = rows.get(team)
+            if row is None:
+                continue
+            r = row.values
+            r["played"] += 1
+            if winner == team:
+                r["wins"] += 1
+            else:
+                r["losses"] += 1
+            r["points"] += m.points_of(team)
+            r["pair_points_balance"] += sign * pp
+            if pt is None or r["pontinhos_balance"] is None:
+                r["pontinhos_balance"] = None
+            else:
+                r["pontinhos_balance"] += sign * pt
+    return rows
+
+
+def team_encounters(matches: Iterable[Match]) -> list[Encounter]:
+    return [Encounter(m.home, m.away, m.home_points, m.away_points) for m in matches]
+
+
+def rank_teams(teams: Sequence[str], matches: Sequence[Match], tiebreaks: Sequence[str], draws=(),
+               first: Sequence[Criterion] = (), extra: dict | None = None) -> tuple[list[Ranked], RankContext]:
+    """Standings of teams over a scope. `first` criteria (group position, elimination round) come before
+    the configured tiebreaks; `extra` adds per-team values they read."""
+    rows = team_rows(teams, matches)
+    if extra:
+        for t, vals in extra.items():
+            if t in rows:
+                rows[t].values.update(vals)
+    ctx = RankContext(rows=rows, encounters=team_encounters(matches),
+                      draws=[d for d in draws if all(isinstance(x, str) for x in d.members)])
+    return rank(list(teams), list(first) + criteria(tiebreaks), ctx), ctx
+
+
+def pair_rows(matches: Iterable[Match], pair_team: dict) -> tuple[dict[PairId, Row], list[Encounter]]:
+    """Per pair over its boards: played (boards), wins, points (pair points, Truco 10.3), balances."""
+    rows: dict[PairId, Row] = {}
+    enc: list[Encounter] = []
+    for m in matches:
+        for b in m.boards:
+            hp, ap = pair_points(b)
+            pt = pontinhos(b)
+            for pair, team, mine, theirs, won, ptm in (
+                (b.home_pair, m.home, hp, ap, b.home_won, None if pt is None else pt[0] - pt[1]),
+                (b.away_pair, m.away, ap, hp, not b.home_won, None if pt is None else pt[1] - pt[0]),
+            ):
+                if pair is None:
+                    continue
+                pair_team.setdefault(pair, team)
+                row = rows.get(pair)
+                if row is None:   # (not setdefault: a blank row made for every board, kept for the first)
+                    row = rows[pair] = _blank(pair)
+                r = row.values
+                r["played"] += 1
+                r["wins"] += 1 if won else 0
+                r["losses"] += 0 if won else 1
+                r["points"] += mine
+                r["pair_points_balance"] += mine - theirs
+                if ptm is None or r["pontinhos_balance"] is None:
+                    r["pontinhos_balance"] = None
+                else:
+                    r["pontinhos_balance"] += ptm
+            if b.home_pair is not None and b.away_pair is not None:
+                enc.append(Encounter(b.home_pair, b.away_pair, hp, ap))
+    return rows, enc
+
+
+def rank_pairs(matches: Sequence[Match], tiebreaks: Sequence[str], draws=()) -> tuple[list[Ranked], RankContext, dict]:
+    """Pair standings of a stage over all boards (Truco 12.2, decision truco.pair_tiebreaks)."""
+    pair_team: dict = {}
+    rows, enc = pair_rows(matches, pair_team)
+    ctx = RankContext(rows=rows, encounters=enc,
+                      draws=[d for d in draws if all(isinstance(x, tuple) for x in d.members)])
+    order = sorted(rows)
+    return rank(order, criteria(tiebreaks), ctx, tie_order=lambda p: p), ctx, pair_team

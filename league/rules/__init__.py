@@ -1,1 +1,0 @@
-"""Pure scoring rules of each regulation; no I/O."""

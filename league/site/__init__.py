@@ -1,0 +1,1 @@
+"""Turning results into files: pages (Jinja2), charts, feeds, search, the JSON/CSV API, the writer."""

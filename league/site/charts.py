@@ -1,0 +1,338 @@
+"""Charts drawn at build time as small SVG files (no chart library in the browser, no script in them).
+
+Pages show them with <img src=… alt=…>: the alt text states what the chart shows (and the table beside it
+holds every number), and an SVG loaded as an image can run nothing. Every chart is a pure function of
+the computed results, so two builds give byte-identical files.
+
+- season: the annual club ranking after each final stage (a bump chart of positions);
+- club: the position of the club's best team in each final stage;
+- pair: the pair's position in each final stage it played;
+- rounds: a generic line chart (e.g. a Quatrilho player's chips round by round), `line_chart`.
+
+`Charts(results, site)` is handed to the templates; each method returns {url, alt, width, height} or
+None (fewer than two points: nothing to draw) and keeps the SVG in `files` for render_site to write.
+Titles, alt texts, numbers and positions are in the build's language (league/i18n.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Callable, Optional, Sequence
+
+from league import i18n
+from league.i18n import _
+from league.models import pair_slug
+from league.games.truco.ranking import annual_ranking, club_entries
+
+# dark enough for 3:1 against white (WCAG 1.4.11), told apart also by the label at each line's end
+PALETTE = ["#0b5cad", "#b3261e", "#0a6b2d", "#7a3fb0", "#a35200", "#00707a", "#5c5c00", "#9c1a6b",
+           "#3b4a5a", "#6b4a1f"]
+DASHES = ["", "6 3", "2 3", "8 3 2 3"]
+FONT = "system-ui,-apple-system,Segoe UI,Roboto,Helvetica Neue,Arial,sans-serif"
+MUTED = "#4d5560"
+LINE = "#d5dae0"
+
+
+_N: dict = {}  # float → its text: charts reuse the same few coordinates
+
+
+def _n(v: float) -> str:
+    """Coordinates with one decimal, no trailing zeros: stable text across builds."""
+    if type(v) is float and v:  # (0.0 and -0.0 are equal keys but different texts)
+        try:
+            return _N[v]
+        except KeyError:
+            pass
+    s = f"{v:.1f}"
+    s = s[:-2] if s.endswith(".0") else s
+    if type(v) is float and v:
+        _N[v] = s
+    return s
+
+
+def _t(s: str) -> str:
+    # xml.sax.saxutils.escape's replacements, without importing it (it pulls in urllib, http and ssl: 0.2 s)
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+@dataclass
+class Series:
+    label: str
+    values: list[Optional[float]]   # one per x label; None = no point there
+
+
+def _svg(width: int, height: int, title: str, body: list[str]) -> str:
+    return ("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" font-family="{FONT}" font-size="12" role="img">\n'
+            f"<title>{_t(title)}</title>\n"
+            f'<rect width="{width}" height="{height}" fill="#fff"/>\n' + "\n".join(body) + "\n</svg>\n")
+
+
+def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
+    """Label positions near ys, at least `gap` apart, inside [lo, hi] where room allows (order kept)."""
+    order = sorted(range(len(ys)), key=lambda i: (ys[i], i))
+    out = [0.0] * len(ys)
+    prev = None
+    for i in order:
+        out[i] = max(ys[i], lo) if prev is None else max(ys[i], prev + gap)
+        prev = out[i]
+    nxt = None
+    for i in reversed(order):
+        out[i] = min(out[i], hi) if nxt is None else min(out[i], nxt - gap)
+        nxt = out[i]
+    return out
+
+
+def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, invert: bool = False,
+               y_min: Optional[float] = None, y_max: Optional[float] = None, y_suffix: str = "",
+               width: int = 640, height: int = 300, label_width: int = 0, zero_line: bool = False,
+               point_labels: bool = False, y_format: Optional[Callable[[float], str]] = None) -> str:
+    """Lines over labelled x positions. invert=True puts small values on top (positions: 1º at the top).
+    Each series is labelled at its last point (when label_width > 0) so colour is never the only cue.
+    y_format writes a value (e.g. as a position, 1º / 1st); by default a number in the locale + y_suffix."""
+    fmt = y_format or (lambda v: _fmt(v) + y_suffix)
+    values = [v for s in series for v in s.values if v is not None]
+    lo = min(values) if y_min is None else y_min
+    hi = max(values) if y_max is None else y_max
+    if hi == lo:
+        hi = lo + 1
+    left, right, top, bottom = 44, 16 + label_width, 16, 40
+    pw, ph = width - left - right, height - top - bottom
+    step = pw / max(1, len(xs) - 1)
+
+    def X(i: int) -> float:
+        return left + (i * step if len(xs) > 1 else pw / 2)
+
+    def Y(v: float) -> float:
+        f = (v - lo) / (hi - lo)
+        return top + (f if invert else 1 - f) * ph
+
+    body = []
+    # y grid: about five round ticks
+    span = hi - lo
+    tick = next(t for t in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10 ** 9)
+                if span / t <= 6)
+    first = int(lo // tick) * tick
+    v = first if first >= lo else first + tick
+    ticks = [] if v - lo < tick / 3 else [lo]  # the first value (1º) always has its line
+    while v <= hi + 1e-9:
+        ticks.append(v)
+        v += tick
+    for v in ticks:
+        y = Y(v)
+        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(y)}" y2="{_n(y)}" stroke="{LINE}"/>')
+        body.append(f'<text x="{left - 6}" y="{_n(y + 4)}" text-anchor="end" fill="{MUTED}">{_t(fmt(v))}'
+                    "</text>")
+    if zero_line and lo < 0 < hi:
+        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(Y(0))}" y2="{_n(Y(0))}" stroke="{MUTED}"/>')
+    xn = [_n(X(i)) for i in range(len(xs))]   # each x position's text, written once
+    for i, x in enumerate(xs):
+        body.append(f'<text x="{xn[i]}" y="{height - bottom + 18}" text-anchor="middle" fill="{MUTED}">'
+                    f"{_t(x)}</text>")
+    ends = []
+    for k, s in enumerate(series):
+        color, dash = PALETTE[k % len(PALETTE)], DASHES[(k // len(PALETTE)) % len(DASHES)]
+        # the points, in runs: a gap (stage not played) breaks the line; each as (x, y, x text, y text, value)
+        segs, cur = [], []
+        for i, v in enumerate(s.values):
+            if v is None:
+                if cur:
+                    segs.append(cur)
+                cur = []
+            else:
+                y = Y(v)
+                cur.append((X(i), y, xn[i], _n(y), v))
+        if cur:
+            segs.append(cur)
+        if not segs:
+            continue
+        stroke = (f'" fill="none" stroke="{color}" stroke-width="2.5"'
+                  + (f' stroke-dasharray="{dash}"' if dash else "") + ' stroke-linejoin="round"/>')
+        for seg in segs:
+            if len(seg) > 1:
+                body.append('<polyline points="' + " ".join([f"{p[2]},{p[3]}" for p in seg]) + stroke)
+        pts = [p for seg in segs for p in seg]
+        for p in pts:
+            body.append(f'<circle cx="{p[2]}" cy="{p[3]}" r="3.5" fill="{color}"/>')
+        if point_labels:
+            for x, y, xt, _yt, v in pts:
+                ty = y - 8 if y - 8 > top + 4 else y + 17
+                body.append(f'<text x="{xt}" y="{_n(ty)}" text-anchor="middle" fill="{color}" '
+                            f'font-weight="600">{_t(fmt(v))}</text>')
+        ends.append((pts[-1][1], s.label, color, pts[-1][0]))
+    if label_width and ends:
+        ys = _spread([e[0] for e in ends], 14, top, top + ph)
+        for (y0, label, color, x0), y in zip(ends, ys):
+            lx = left + pw + 10
+            body.append(f'<line x1="{_n(x0 + 4)}" x2="{_n(lx - 2)}" y1="{_n(y0)}" y2="{_n(y)}" stroke="{color}" '
+                        f'stroke-width="1"/>')
+            body.append(f'<text x="{_n(lx)}" y="{_n(y + 4)}" fill="{color}">{_t(label)}</text>')
+    return _svg(width, height, title, body)
+
+
+def _fmt(v: float) -> str:
+    """A tick or point value in the build's locale: 12, −20, 2,5 / 2.5."""
+    if float(v).is_integer():
+        return i18n.number(int(v)).replace("-", "−")
+    return i18n.decimal(Decimal(f"{v:.1f}")).replace("-", "−")
+
+
+def _place(v: float) -> str:
+    return i18n.ordinal(int(v))
+
+
+def _short(name: str, n: int = 26) -> str:
+    return name if len(name) <= n else name[: n - 1].rstrip() + "…"
+
+
+def _stage_label(stage, many_seasons: bool) -> str:
+    label = _short(stage.name, 14)
+    return f"{label} {stage.season}" if many_seasons else label
+
+
+class Charts:
+    """Charts of one build; templates call season/club/pair, render_site writes `files`."""
+
+    def __init__(self, results, site):
+        self.r = results
+        self.site = site
+        self.files: dict[str, str] = {}
+        self._clubs: Optional[dict] = None
+        self.touched: Optional[list] = None   # when a list: each chart's path is appended as it is made
+
+    def _keep(self, path: str, svg: str, alt: str, width: int, height: int) -> dict:
+        if self.touched is not None:
+            self.touched.append(path)
+        self.files[path] = svg
+        return {"url": self.site.root + path, "alt": alt, "width": width, "height": height}
+
+    # ------------------------------------------------------------ season: club ranking evolution
+
+    def season(self, sr) -> Optional[dict]:
+        finals = [res for res in sr.stages if res.stage.is_final]
+        if len(finals) < 2:
+            return None
+        ids = [res.stage.id for res in finals]
+        clubs = [e.key for e in sr.clubs]
+        pos: dict[str, list[Optional[float]]] = {c: [] for c in clubs}
+        leaders = []
+        for k in range(1, len(finals) + 1):
+            ranking = annual_ranking(club_entries(finals[:k]), ids[:k])
+            at = {e.key: e.position for e in ranking}
+            for c in clubs:
+                pos[c].append(at.get(c))
+            lead = [self.site.club_name(e.key) for e in ranking if e.position == 1]
+            leaders.append(_("%(stage)s: %(clubs)s") % {"stage": finals[k - 1].stage.name, "clubs": i18n.join(lead)})
+        n = max((p for ps in pos.values() for p in ps if p is not None), default=1)
+        series = [Series(f"{i18n.ordinal(e.position)} {_short(self.site.club_name(e.key))}", pos[e.key])
+                  for e in sr.clubs]
+        xs = [_stage_label(res.stage, False) for res in finals]
+        title = _("Ranking de clubes de %(year)s: posição após cada etapa encerrada") % {"year": sr.season.year}
+        height = max(260, 40 + 26 * n + 16)
+        svg = line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_format=_place, width=720,
+                         height=height, label_width=230)
+        alt = _("Gráfico: posição de cada clube no ranking anual após cada etapa encerrada. "
+                "Líder após a %(leaders)s.") % {"leaders": "; ".join(leaders)}
+        return self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, 720, height)
+
+    # ------------------------------------------------------------ club and pair: position history
+
+    def _history(self, points: list, title: str, path: str, what: str) -> Optional[dict]:
+        """points: (stage, position, field size) of final stages, in date order."""
+        if len(points) < 2:
+            return None
+        many = len({st.season for st, _p, _z in points}) > 1
+        xs = [_stage_label(st, many) for st, _p, _z in points]
+        n = max(size for _s, _p, size in points)
+        svg = line_chart(xs, [Series(what, [float(p) for _s, p, _z in points])], title, invert=True, y_min=1,
+                         y_max=max(n, 2), y_format=_place, width=max(360, 90 * len(points) + 80), height=240,
+                         point_labels=True)
+        alt = _("Gráfico: %(title)s. %(points)s.") % {
+            "title": title.lower()[0] + title[1:],
+            "points": "; ".join(_("%(stage)s %(season)s: %(place)s de %(size)s") % {
+                "stage": st.name, "season": st.season, "place": i18n.ordinal(p), "size": size}
+                for st, p, size in points)}
+        return self._keep(path, svg, alt, max(360, 90 * len(points) + 80), 240)
+
+    def _club_points(self) -> dict:
+        """club → (stage, its best team's position, field size) of each final stage it played, in order;
+        made once for all the club pages."""
+        if self._clubs is None:
+            self._clubs = {}
+            for sr in self.r.seasons:
+                for res in sr.stages:
+                    if not res.stage.is_final:
+                        continue
+                    best: dict = {}
+                    for p in res.classification:
+                        if not p.disqualified:
+                            club = res.stage.teams[p.key].club
+                            if club not in best or p.position < best[club]:
+                                best[club] = p.position
+                    for club, position in best.items():
+                        self._clubs.setdefault(club, []).append((res.stage, position, len(res.classification)))
+        return self._clubs
+
+    def club(self, cid: str) -> Optional[dict]:
+        pts = list(self._club_points().get(cid, ()))
+        if len(pts) < 2:
+            return None
+        return self._history(pts, _("Posição da melhor equipe de %(club)s em cada etapa") % {
+                                 "club": self.site.club_name(cid)},
+                             f"clubes/{cid}/posicoes.svg", self.site.club_name(cid))
+
+    def pair(self, pair) -> Optional[dict]:
+        pts = [(res.stage, p.position, len(res.pairs)) for _sr, res, p in self.site.pair_hist.get(pair, ())
+               if res.stage.is_final and not p.disqualified]
+        pts.sort(key=lambda t: (t[0].date, t[0].id))
+        if len(pts) < 2:
+            return None  # (before the pair's name is looked up)
+        return self._history(pts, _("Posição da dupla %(pair)s em cada etapa") % {"pair": self.site.pair_name(pair)},
+                             f"duplas/{pair_slug(pair)}/posicoes.svg", self.site.pair_name(pair))
+
+    # ------------------------------------------------------------ knockout bracket (HTML, not SVG)
+
+    @staticmethod
+    def bracket(rounds):
+        return bracket(rounds)
+
+    # ------------------------------------------------------------ generic: one value per round
+
+    def rounds(self, path: str, title: str, labels: Sequence[str], values: Sequence[Optional[Decimal | int]],
+               alt: str, suffix: str = "") -> Optional[dict]:
+        """A single line over rounds (e.g. a Quatrilho player's chips after each round); `path` is relative
+        to the site root and must be unique."""
+        if sum(v is not None for v in values) < 2:
+            return None
+        width = max(360, 80 * len(labels) + 80)
+        svg = line_chart(list(labels), [Series(title, [None if v is None else float(v) for v in values])], title,
+                         y_suffix=suffix, width=width, height=240, zero_line=True, point_labels=True)
+        return self._keep(path, svg, alt, width, 240)
+
+
+def bracket(rounds: Sequence[dict]) -> Optional[dict]:
+    """The knockout rounds of a stage page (stage_view's `rounds`) arranged as a bracket: the eliminating
+    rounds and the final, each round's ties ordered so that ties 2k and 2k+1 feed tie k of the next round.
+    Placement rounds (3º lugar, 5º ao 8º, …) are returned apart in `others`. None when the rounds do not
+    form a clean bracket (byes, a round that is not half the previous one): the page then lists them."""
+    main = [r for r in rounds if not r["for_place"] and not r["places"]]
+    final = next((r for r in rounds if r["for_place"] == 1), None)
+    if final is not None:
+        main.append(final)
+    if len(main) < 2 or len(main[-1]["matches"]) != 1:
+        return None
+    ordered = [list(main[-1]["matches"])]
+    for r in reversed(main[:-1]):
+        prev, nxt = list(r["matches"]), ordered[0]
+        if len(prev) != 2 * len(nxt):
+            return None
+        won = {m["winner"]: m for m in prev}
+        order = [won.get(t) for m in nxt for t in (m["home"], m["away"])]
+        if None in order or len({id(m) for m in order}) != len(prev):
+            return None
+        ordered.insert(0, order)
+    columns = []
+    for r, ms in zip(main, ordered):
+        columns.append({"name": r["name"], "duos": [ms[i:i + 2] for i in range(0, len(ms), 2)]})
+    return {"columns": columns, "others": [r for r in rounds if all(r is not m for m in main)]}

@@ -1,0 +1,13 @@
+"""Where league finds its own files; a module of its own so that a no-op build, which only hashes them,
+imports nothing heavier (league.render pulls in Jinja2 and the whole model: ~45 ms)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def default_templates() -> Path:
+    """./templates when the current folder has league's templates (a site's own copy), else league's."""
+    local = Path("templates")
+    if (local / "base.html").exists():
+        return local
+    return Path(__file__).resolve().parents[2] / "templates"

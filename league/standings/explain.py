@@ -1,0 +1,104 @@
+"""Says why one entry is ahead of the next ("à frente pelo confronto direto (3x2)"), in the build's language
+(league/i18n.py: the sentences are the catalog's Portuguese msgids)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from league import i18n
+from league.i18n import L_, _
+from league.standings.core import Boundary
+
+NAMES = {
+    "wins": L_("número de vitórias"),
+    "points": L_("número de pontos"),
+    "head_to_head": L_("confronto direto"),
+    "pair_points_balance": L_("saldo de pontos das duplas"),
+    "pontinhos_balance": L_("saldo de pontinhos"),
+    "draw": L_("sorteio"),
+    "group_position": L_("colocação no grupo"),
+    "eliminated_in": L_("fase alcançada no mata-mata"),
+    "countback": L_("número de melhores colocações"),
+    "net": L_("pontos positivos"),
+    "positive_rounds": L_("rodadas com pontos ganhos"),
+    "points_won": L_("soma dos pontos ganhos"),
+    "best_round": L_("maior pontuação em uma rodada"),
+}
+
+
+# "à frente <phrase> (a contra b)": each criterion with its own article
+PHRASES = {
+    "wins": L_("pelo número de vitórias"),
+    "points": L_("pelo número de pontos"),
+    "pair_points_balance": L_("pelo saldo de pontos das duplas"),
+    "pontinhos_balance": L_("pelo saldo de pontinhos"),
+    "net": L_("pelos pontos positivos (ganhos menos perdidos)"),
+    "positive_rounds": L_("pelo número de rodadas com pontos ganhos"),
+    "points_won": L_("pela soma dos pontos ganhos"),
+    "best_round": L_("pela maior pontuação em uma rodada"),
+}
+
+
+def fmt_num(v: Any) -> str:
+    """A number in the build's locale (Babel): 12, 1.234, 6,50."""
+    return i18n.number(v)
+
+
+def signed(v: Any) -> str:
+    """+12, −3 (a true minus), 0; "?" when missing."""
+    return i18n.signed(v)
+
+
+def ordinal(n: int) -> str:
+    return i18n.ordinal(n)
+
+
+def explain(b: Optional[Boundary], what: str = "equipes") -> Optional[str]:
+    """One sentence for a boundary decided by a criterion (`what`: "equipes" or "duplas")."""
+    if b is None:
+        return None
+    key = b.key
+    if key == "head_to_head":
+        (above, size, all_met), (below, _n, _m) = b.above, b.below
+        if all_met:
+            if size == 2:
+                return _("à frente pelo confronto direto (%(above)sx%(below)s)") % {"above": above[1],
+                                                                                   "below": below[1]}
+            values = {"size": size, "wins": above[0], "points": above[1], "wins_below": below[0],
+                      "points_below": below[1]}
+            if what == "duplas":
+                return _("à frente pelo confronto direto entre as %(size)s duplas (%(wins)s vit., %(points)s pts "
+                         "contra %(wins_below)s vit., %(points_below)s pts)") % values
+            return _("à frente pelo confronto direto entre as %(size)s equipes (%(wins)s vit., %(points)s pts "
+                     "contra %(wins_below)s vit., %(points_below)s pts)") % values
+        (wins, maximum) = above
+        return _("à frente pelo confronto direto (%(wins)s vitória(s); nenhuma outra empatada pode passar de "
+                 "%(maximum)s, pois nem todas se enfrentaram)") % {"wins": wins, "maximum": maximum}
+    if key == "draw":
+        return _("à frente por sorteio registrado")
+    if key in ("pair_points_balance", "pontinhos_balance"):
+        return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {
+            "criterion": PHRASES[key], "above": signed(b.above), "below": signed(b.below)}
+    if key == "group_position":
+        return _("à frente pela colocação no grupo (%(above)s contra %(below)s)") % {
+            "above": ordinal(b.above[1]), "below": ordinal(b.below[1])}
+    if key == "eliminated_in":
+        return _("à frente por ter avançado mais no mata-mata")
+    if key == "countback":   # league.ranking.countback: the first place whose counts differ
+        from league.games.truco.ranking import countback_counts
+        above, below = countback_counts(b.above), countback_counts(b.below)
+        for place in sorted({*above, *below}):
+            x, y = above.get(place, 0), below.get(place, 0)
+            if x != y:
+                return _("à frente pelo número de %(place)s lugares (%(above)s contra %(below)s)") % {
+                    "place": ordinal(place), "above": x, "below": y}
+        return _("à frente pelas colocações")
+    if key in PHRASES:
+        return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {
+            "criterion": PHRASES[key], "above": fmt_num(b.above), "below": fmt_num(b.below)}
+    return _("à frente pelo critério “%(criterion)s”") % {"criterion": NAMES.get(key, key)}
+
+
+def tie_text(final: bool, needs_draw: bool = True) -> str:
+    if final and needs_draw:
+        return _("empate — aguardando sorteio")
+    return _("empate")
