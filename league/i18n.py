@@ -91,8 +91,7 @@ def translations(locale: str) -> Translations:
     cache, key = _catalogs, None
     if cache is not None:
         import babel
-        from league.engine.cache import digest
-        key = digest("catalog", locale, babel.__version__, data)
+        key = hashlib.sha256(b"\0".join([b"catalog", locale.encode(), babel.__version__.encode(), data])).hexdigest()
         got = cache.get(key, (bytes, str))
         if got is not None and hashlib.sha256(got[0]).hexdigest() == got[1]:
             try:

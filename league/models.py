@@ -138,23 +138,6 @@ class Match:
     def points_of(self, team: str) -> int:
         return self.home_points if team == self.home else self.away_points
 
-    @cached_property
-    def balances(self) -> tuple[int, Optional[int]]:
-        """(pair points, pontinhos) of the home team minus the away team's, summed over the boards; the
-        pontinhos None when a board's are unknown (only its result written). Worked out once: every standings
-        table whose scope holds the match (its group, phase, the stage) adds them up.
-        # Truco 10.3 (pair points), 10.1 (saldo dos pontinhos)"""
-        from league.games.truco.rules import pair_points, pontinhos
-        pp = 0
-        pt: Optional[int] = 0
-        for b in self.boards:
-            hp, ap = pair_points(b)
-            pp += hp - ap
-            if pt is not None:
-                got = pontinhos(b)
-                pt = None if got is None else pt + got[0] - got[1]
-        return pp, pt
-
     def opponent(self, team: str) -> str:
         return self.away if team == self.home else self.home
 
@@ -223,52 +206,6 @@ class Disqualified:
     mark: SourceMark
 
 
-class LazyPhases:
-    """A stage's phases (its groups and rounds, their matches and boards) as the build cache keeps them: bytes
-    apart from the rest of the stage (league.codec), and read back only when something asks for them. A rebuild
-    reads every unchanged stage back from the cache, to rank the seasons and cross-link the pages, but renders
-    few of their pages, and only a stage's own page, its teams' and its clubs' pages look at its matches: the
-    phases are most of the time a stage takes to read back. A sequence like the tuple it stands for (iteration,
-    len, indexing, ==). The bytes are covered by the digest of the cache entry they came in (league.cache),
-    checked when the entry is read; `loads` (the codec's) makes the tuple of them."""
-
-    __slots__ = ("_value", "_data", "_loads")
-
-    def __init__(self, data: Optional[bytes] = None, value: Optional[tuple] = None, loads=None):
-        self._data = data
-        self._value = value
-        self._loads = loads
-
-    def get(self) -> tuple:
-        value = self._value
-        if value is None:
-            value = self._value = self._loads(self._data)
-        return value
-
-    def __reduce__(self):   # (to another process, through a pipe: the tuple itself)
-        return LazyPhases, (None, self.get())
-
-    def __iter__(self):
-        return iter(self.get())
-
-    def __len__(self) -> int:
-        return len(self.get())
-
-    def __getitem__(self, i):
-        return self.get()[i]
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, LazyPhases):
-            other = other.get()
-        return self.get() == other
-
-    def __hash__(self) -> int:
-        return hash(self.get())
-
-    def __repr__(self) -> str:
-        return repr(self.get())
-
-
 @dataclass(frozen=True)
 class Stage:
     season: str
@@ -279,7 +216,7 @@ class Stage:
     city: Optional[str]
     status: str
     teams: dict                      # team id -> Team, in file order
-    phases: tuple[Phase, ...]        # or the same as LazyPhases, for a stage that goes to the build cache
+    phases: tuple[Phase, ...]        # (a sequence: the build cache may read them back lazily)
     draws: tuple[DrawRecord, ...]
     override: Optional[Override]
     disqualified: tuple[Disqualified, ...]
@@ -301,21 +238,6 @@ class Stage:
     @property
     def is_final(self) -> bool:
         return self.status == "final"
-
-
-@dataclass(frozen=True)
-class Page:
-    slug: str
-    title: str
-    html: str
-    date: Optional[dt.date]
-    season: Optional[str]
-    stage: Optional[str]
-    championship: Optional[str]
-    summary: Optional[str]
-    order: int
-    path: str
-    is_news: bool
 
 
 @dataclass
@@ -347,6 +269,5 @@ class League:
     content_dir: str = "content"
     # computed while loading (and kept in the cache), by the file's path (two files may give the same id)
     precomputed: dict = field(default_factory=dict)   # stage file -> StageResult
-    stage_keys: dict = field(default_factory=dict)    # stage file -> cache key
     stage_warnings: dict = field(default_factory=dict)  # stage file -> warnings about its classification
     championship_results: dict = field(default_factory=dict)  # championship file -> ChampionshipResult

@@ -20,7 +20,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def forks(monkeypatch):
-    import league.site.render as R
+    import league.engine.rendering as R
     if R.workers_for(10 ** 9) < 2:
         pytest.skip("one core: no process of its own for the API files")
     started = []

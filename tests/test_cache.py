@@ -135,7 +135,7 @@ def test_a_stage_read_back_from_the_cache_reads_its_matches_only_when_asked(tmp_
     # (league.models.LazyPhases) the stages' phases — groups, rounds, their matches and boards — stay encoded
     # until something iterates them; then they are the same as the stage loaded without the cache
     import pickle
-    from league.models import LazyPhases
+    from league.engine.codec import LazyPhases
     cache = tmp_path / "cache"
     fresh = check(ROOT / "content", cache_dir=False)
     check(ROOT / "content", cache_dir=cache)

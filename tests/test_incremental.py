@@ -74,7 +74,7 @@ def test_a_rebuild_in_two_processes_counts_each_file_once(tmp_path, monkeypatch)
     # this process had counted before the fork (the kept pages), and only what it wrote itself comes back.
     # A Quatrilho championship renamed: its page, its season's pages and its players' pages are rendered
     # again, the other pages kept; the report counts every file of the site once, as a one-process rebuild does
-    import league.site.render as R
+    import league.engine.rendering as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
 
@@ -184,7 +184,7 @@ def test_keys_worked_out_beside_the_render_serve_the_next_rebuild(tmp_path, monk
     # score change that rebuild renders only the pages that show it (a small part of the site) and its site
     # equals a cold build's
     import league.engine.build as B
-    import league.site.render as R
+    import league.engine.rendering as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
     started = []

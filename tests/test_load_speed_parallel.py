@@ -191,7 +191,7 @@ def test_workers_loading_whole_seasons_also_rank_them(archive, tmp_path, monkeyp
     assert loader.workers == 2 and loader.fallbacks == 0
     assert 0 < len(here) < len(league.seasons)   # each process took whole seasons, the biggest first
     before = cache.misses
-    results = compute(league, loader.diags, cache)
+    results = compute(league, loader.diags, cache, loader.stage_keys)
     assert cache.misses == before   # every season ranked while loading: by the worker or by this process
     assert api_files(results) == api_files(one.results)
     warm = check(archive, cache_dir=tmp_path / "cache")
@@ -212,7 +212,7 @@ def test_an_edited_file_is_loaded_and_its_season_ranked_by_a_worker_while_the_re
     stages = sorted(content.glob("seasons/*/truco/*.yaml"))
     edited, other = stages[-1], stages[0]   # the last season's, and the first season's: corrupted in the cache
     assert edited.parent.parent != other.parent.parent
-    filled = check(content, cache_dir=tmp_path / "cache").results.league   # every entry cached, rankings too
+    filled = check(content, cache_dir=tmp_path / "cache")   # every entry cached, rankings too
     corrupt = filled.stage_keys[Loader(content).rel(other)]
     edited.write_text(edited.read_text(encoding="utf-8") + "# conferido\n", encoding="utf-8")  # new bytes, same stage
     cache = Cache(tmp_path / "cache")
@@ -233,7 +233,7 @@ def test_an_edited_file_is_loaded_and_its_season_ranked_by_a_worker_while_the_re
     assert here == [other]   # the edited file was loaded by the worker; the corrupted entry's file here, after
     assert any("corrompida" in w for w in cache.warnings)
     before = cache.misses
-    results = compute(league, loader.diags, cache)
+    results = compute(league, loader.diags, cache, loader.stage_keys)
     assert cache.misses == before   # every season's rankings found: the edited one's, ranked by the worker
     assert api_files(results) == api_files(one.results)
 

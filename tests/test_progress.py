@@ -16,7 +16,7 @@ import pytest
 
 from league.engine.build import LOADING, build, check
 from league.cli import _Progress
-from league.site.render import workers_for
+from league.engine.rendering import workers_for
 from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -351,7 +351,7 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     # stub as it is rendered, in path order, from both processes (the demo is made big enough to fork:
     # PARALLEL_MIN 1): the site, index included, is byte for byte the one of a build that indexes after
     import league.engine.build as B
-    import league.site.render as R
+    import league.engine.rendering as R
     import league.site.search as S
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
@@ -422,7 +422,7 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
     # pagefind was told the pages were all in, so the build indexes every stub again, in path order —
     # the same site, index included, as a build that indexes after rendering
     import league.engine.build as B
-    import league.site.render as R
+    import league.engine.rendering as R
     import league.site.search as S
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
@@ -452,7 +452,7 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
 
 
 def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp_path, monkeypatch, stopped, scratch):
-    import league.site.render as R
+    import league.engine.rendering as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
     monkeypatch.setattr(R, "PARALLEL_MIN", 1)

@@ -431,7 +431,7 @@ def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_di
 def test_truco_countback_orders_as_the_counts_of_each_place(places_lists):
     # decision (spec/rules.md, annual ranking ties): more 1st places, then more 2nd places, and so on —
     # the tuples (number of 1st places, number of 2nd places, …) compared, higher first
-    from league.games.truco.ranking import countback, countback_counts
+    from league.standings.core import countback, countback_counts
 
     def counts(places):
         return tuple(places.count(p) for p in range(1, 13))

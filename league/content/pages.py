@@ -59,7 +59,7 @@ def split_front_matter(text: str):
 
 def load_pages(loader, league) -> None:
     from league.i18n import translations
-    from league.models import Page
+    from league.content.documents import Page
     table_label = translations(league.locale).gettext("Tabela")
     for folder, is_news in (("pages", False), ("news", True)):
         root = loader.content / folder

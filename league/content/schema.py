@@ -14,11 +14,11 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Dis
 from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from league.games.truco.rules import GAME
+from league.content.syntax import GAME
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
-# A board line: its games separated by spaces, each "12-7", "12x7", "12X7" or "12×7" (league.rules.truco.GAME),
+# A board line: its games separated by spaces, each "12-7", "12x7", "12X7" or "12×7" (league.content.syntax.GAME),
 # or the result only ("2-1", "2x1"). The pattern is for the editor only (JSON Schema): the loader parses the
 # line itself and says which game is wrong, at its line (league.rules.truco.parse_board_score).
 BOARD_SCORE_PATTERN = rf"^\s*{GAME}(\s+{GAME})*\s*$"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,7 +11,7 @@ from league.content.diagnostics import Diagnostic, LeagueError, SourceMark
 from league.engine.incremental import KEY_STATE
 
 if TYPE_CHECKING:   # imported where used: a no-op build stops before it needs the loader (~0.1 s of imports)
-    from league.engine.compute import Results
+    from league.games.results import Results
 
 
 LOADING = "lendo o conteúdo"   # the progress bar's phases (league/cli.py draws them on a terminal)
@@ -27,6 +27,7 @@ class BuildReport:
     seconds: float = 0.0
     rendered: int = 0      # pages rendered (a rebuild keeps the pages whose inputs did not change)
     pages: int = 0         # pages in the site
+    stage_keys: dict = field(default_factory=dict)   # stage file -> its build cache entry's key (the loader's)
 
 
 def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = None, meanwhile=None,
@@ -51,7 +52,7 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
         raise LeagueError(loader.diags.sorted())
     if league.locale in i18n.LOCALES:
         i18n.translations(league.locale)   # (read now: a corrupted cache entry of it is reported with the others)
-    results = compute(league, loader.diags, cache)
+    results = compute(league, loader.diags, cache, loader.stage_keys)
     if cache is not None:
         for w in cache.warnings:
             loader.diags.warning(SourceMark(str(cache.dir or "cache")), w, code="cache")
@@ -61,7 +62,7 @@ def check(content: Path, strict: bool = False, cache_dir: Path | None | bool = N
             diags = [Diagnostic(d.mark, d.message, d.hint, "error" if d.code != "cache" else d.level, d.code)
                      for d in diags]
         raise LeagueError(diags)
-    return BuildReport(results, diags)
+    return BuildReport(results, diags, stage_keys=loader.stage_keys)
 
 
 def render_files(results: Results, templates: Path | None = None, draft: bool = False) -> dict[str, str | bytes]:
@@ -70,7 +71,7 @@ def render_files(results: Results, templates: Path | None = None, draft: bool = 
     files: dict[str, str | bytes] = {}
     files.update(api_files(results))
     from league.i18n import using
-    from league.site.render import render_site
+    from league.engine.rendering import render_site
     with using(results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
         files.update(render_site(results, templates, draft=draft))
     return files
@@ -212,7 +213,7 @@ def _job_order(job) -> tuple:
     if _SEARCH_KINDS is None:
         from league.site.render import SEARCH_KINDS
         _SEARCH_KINDS = SEARCH_KINDS
-    return job[1] is None, job[1] not in _SEARCH_KINDS, job[0]
+    return job.template is None, job.template not in _SEARCH_KINDS, job.path
 
 
 class _StubOrder:
@@ -227,8 +228,8 @@ class _StubOrder:
     def __init__(self, handle, jobs: list):
         from league.site.render import SEARCH_KINDS
         self.handle = handle
-        self.paths = [job[0] for job in jobs if job[1] is not None]
-        self.searchable = sum(1 for job in jobs if job[1] in SEARCH_KINDS)
+        self.paths = [job.path for job in jobs if job.template is not None]
+        self.searchable = sum(1 for job in jobs if job.template in SEARCH_KINDS)
         self.got: dict = {}
         self.next = 0
         self.spoiled = False
@@ -310,7 +311,9 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
     flags = (strict, draft, search)
     from league.site.api import quatrilho_api_files, ranking_api_files, stage_api_files
     from league.i18n import using
-    from league.site.render import plan_site, resolve_keys, run_plan
+    from league.site.render import PageJob, plan_site
+    from league.engine.incremental import lazy_keys, resolve_keys
+    from league.engine.rendering import run_plan
     from league.site.writer import SiteWriter
     import gc
     try:
@@ -334,14 +337,15 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                 from league.engine.cache import gc_paused
                 with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
                     plan = plan_site(results, templates, draft=draft,
-                                     keys_for=(content, flags, signatures, inputs, previous) if incremental else None,
+                                     keys_for=lazy_keys(content, flags, signatures, inputs, previous) if incremental
+                                     else None,
                                      dates=dates, env=prepared.get(results.league.locale))
                 record: dict = {"pages": {}}
                 K = plan.keys
-                api_jobs = [(path, None, make, None, K.later(*key) if K else None) for path, make, key in api]
+                api_jobs = [PageJob(path, None, make, None, K.later(*key) if K else None) for path, make, key in api]
                 if helper is None:   # the API files are jobs shared out like the pages
                     plan.jobs += api_jobs
-                report.pages = sum(1 for job in plan.jobs if job[1] is not None)
+                report.pages = sum(1 for job in plan.jobs if job.template is not None)
                 plan.jobs.sort(key=_job_order)
                 resolved = False
                 if previous and (K is None or _keys_may_match(K, previous)):
@@ -356,7 +360,7 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     streamed = S.start_index_stubs(None, writer.staging)   # a new index: made while the pages render
                     index = (streamed, None, None)
                     order = _StubOrder(streamed, plan.jobs)
-                from league.site.render import workers_for
+                from league.engine.rendering import workers_for
                 if K is not None and not resolved and streamed is None and workers_for(len(plan.jobs)) > 1:
                     # nothing waits for the keys (no page can be kept, pagefind does not run): they are worked
                     # out in a process of their own while the pages render, not on one core afterwards
@@ -389,9 +393,9 @@ def _build(content: Path, out: Path, strict: bool, templates: Path | None, draft
                     resolve_keys(plan)
                 if K is not None:
                     for job in plan.jobs:
-                        m = meta.get(job[0])
+                        m = meta.get(job.path)
                         if m is not None and m[0] is None:
-                            meta[job[0]] = (job[4], *m[1:])
+                            meta[job.path] = (job.key, *m[1:])
                 plan.jobs.clear()
                 if order is not None and order.spoiled:   # a page outside SEARCH_KINDS is indexed: start again
                     streamed.cancel()
@@ -442,7 +446,7 @@ API_HELPER_MIN_STAGES = 24
 
 
 def _api_helper_wanted(results) -> bool:
-    from league.site.render import workers_for
+    from league.engine.rendering import workers_for
     stages = sum(len(sr.stages) for sr in results.seasons)
     return stages >= API_HELPER_MIN_STAGES and workers_for(10 ** 9) > 1
 
@@ -451,7 +455,7 @@ def _start_api_helper(api: list, writer):
     """Fork the process that writes the API files `api` [(path, make, key)] through `writer` (into its
     staging folder) and sends back ({path: the files it wrote}, its own WriteStats); (pid, fd) for
     league.workers.join_result."""
-    from league.site.render import emit_files
+    from league.engine.rendering import emit_files
     from league.engine.workers import fork_result
     forked_at = writer.stats.mark()
 
@@ -475,7 +479,7 @@ def _start_keys_helper(jobs: list, keys):
     """Fork the process that works out the key of each of `jobs` (in their order) and what the next build can
     reuse of them (PageKeys.state); (pid, fd) for league.workers.join_result, which returns (keys, state)."""
     from league.engine.cache import gc_paused
-    from league.site.render import job_keys
+    from league.engine.incremental import job_keys
     from league.engine.workers import fork_result
 
     def work():
@@ -494,7 +498,7 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
     old_pages = previous.get("pages", {})
     todo = []
     for job in plan.jobs:
-        path, key = job[0], job[4]
+        path, key = job.path, job.key
         old = old_pages.get(path)
         if key is None or old is None or old[0] != key:
             todo.append(job)
@@ -502,7 +506,7 @@ def _keep_unchanged(plan, previous, writer, record) -> dict:
         # trusted like the no-op check: site/'s manifest names this record's inputs and every file it
         # recorded is there with its size (_previous_record)
         kept[path] = old
-        writer.keep((path, *old[1]) if job[1] is not None else old[1])
+        writer.keep((path, *old[1]) if job.template is not None else old[1])
     plan.jobs[:] = todo
     return kept
 

@@ -58,33 +58,6 @@ def gc_paused():
             gc.enable()
 
 
-def by_fields(cls):
-    """Class decorator for a mutable dataclass sent between processes: its instances pickle as cls(*field values),
-    rebuilt by its __init__ when read back, about twice as fast as pickle's default (an empty object, then a
-    state dict copied into it, key by key). Attributes set outside the fields still travel (as state)."""
-    import copyreg
-    import dataclasses
-    from operator import attrgetter
-    fields = dataclasses.fields(cls)
-    if len(fields) < 2 or not all(f.init for f in fields) or cls.__dataclass_params__.frozen:
-        raise TypeError(f"{cls.__name__}: by_fields needs a mutable dataclass whose fields (2 or more) are all in "
-                        "__init__")
-    names = tuple(f.name for f in fields)
-    values = attrgetter(*names)   # C: the tuple of field values
-    count = len(names)
-
-    def __reduce__(self):
-        d = self.__dict__
-        if type(self) is not cls:  # a subclass may have fields of its own: pickle's default
-            return copyreg.__newobj__, (type(self),), d
-        if len(d) != count:
-            return cls, values(self), {k: v for k, v in d.items() if k not in names}
-        return cls, values(self)
-
-    cls.__reduce__ = __reduce__
-    return cls
-
-
 def digest(*parts: Any) -> str:
     h = hashlib.sha256()
     for part in parts:

@@ -14,12 +14,12 @@ entry against a digest of its bytes before decoding it (league/engine/cache.py);
 that is not of the shape its reader expects (`fits`), is a corrupted entry.
 
 Objects shared inside one value (a StageResult's stage is the entry's stage) are written once and read back
-shared, as marshal keeps identical objects once. A stage's phases (league.models.LazyPhases) are bytes of
+shared, as marshal keeps identical objects once. A stage's phases (LazyPhases, below) are bytes of
 their own inside the entry, decoded when first used."""
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import Any, Optional
 
 E = ...   # the first item of a node
 VERSION = marshal.version
@@ -48,7 +48,7 @@ ALLOWED: dict[str, tuple[str, str]] = {
     "Override": ("league.models", "Override"),
     "Disqualified": ("league.models", "Disqualified"),
     "Stage": ("league.models", "Stage"),
-    "Page": ("league.models", "Page"),
+    "Page": ("league.content.documents", "Page"),
     "Registration": ("league.games.quatrilho.championship", "Registration"),
     "Table": ("league.games.quatrilho.championship", "Table"),
     "Penalty": ("league.games.quatrilho.championship", "Penalty"),
@@ -72,6 +72,52 @@ ALLOWED: dict[str, tuple[str, str]] = {
 _PLAIN = frozenset({str, int, float, bool, type(None), bytes})
 _BY_NAME = {v: k for k, v in ALLOWED.items()}   # (module, class name) → tag
 _ENCODERS: dict = {}   # class → encoder(obj, enc) → node
+
+
+class LazyPhases:
+    """A stage's phases (its groups and rounds, their matches and boards) as the build cache keeps them: bytes
+    apart from the rest of the stage (this module), and read back only when something asks for them. A rebuild
+    reads every unchanged stage back from the cache, to rank the seasons and cross-link the pages, but renders
+    few of their pages, and only a stage's own page, its teams' and its clubs' pages look at its matches: the
+    phases are most of the time a stage takes to read back. A sequence like the tuple it stands for (iteration,
+    len, indexing, ==). The bytes are covered by the digest of the cache entry they came in (league.engine.cache),
+    checked when the entry is read; `loads` (the codec's) makes the tuple of them."""
+
+    __slots__ = ("_value", "_data", "_loads")
+
+    def __init__(self, data: Optional[bytes] = None, value: Optional[tuple] = None, loads=None):
+        self._data = data
+        self._value = value
+        self._loads = loads
+
+    def get(self) -> tuple:
+        value = self._value
+        if value is None:
+            value = self._value = self._loads(self._data)
+        return value
+
+    def __reduce__(self):   # (to another process, through a pipe: the tuple itself)
+        return LazyPhases, (None, self.get())
+
+    def __iter__(self):
+        return iter(self.get())
+
+    def __len__(self) -> int:
+        return len(self.get())
+
+    def __getitem__(self, i):
+        return self.get()[i]
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, LazyPhases):
+            other = other.get()
+        return self.get() == other
+
+    def __hash__(self) -> int:
+        return hash(self.get())
+
+    def __repr__(self) -> str:
+        return repr(self.get())
 
 
 # ---------------------------------------------------------------- writing
@@ -152,7 +198,6 @@ def _encoder_of(cls):
     import datetime as dt
     from decimal import Decimal
     from operator import attrgetter
-    from league.models import LazyPhases
     if cls is Decimal:
         def encoder(v, enc):
             return (E, "Decimal", str(v))
@@ -325,7 +370,6 @@ def _date_reader():
 
 
 def _phases_reader():
-    from league.models import LazyPhases
 
     def reader(v, dec):
         if len(v) != 3 or type(v[2]) is not bytes:

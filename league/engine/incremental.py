@@ -80,7 +80,7 @@ def _annual_line(year: str, e) -> str:
 
 def stage_signatures(res) -> tuple[dict, dict]:
     """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it."""
-    from league.site.render import place_how, stage_record
+    from league.site.views import place_how, stage_record
     st = res.stage
     head = repr((st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs)))
     record = stage_record(st)
@@ -366,3 +366,68 @@ class PageKeys:
 
     def news_file(self, n) -> str:
         return f"{n.path}:{self.files.get(n.path)}"
+
+
+class LazyKeys:
+    """The pages' keys (league.incremental.PageKeys), made on first use. A job's key is a `later(…)`
+    thunk until resolve_keys(): a rebuild needs them before rendering (to keep the pages whose key is
+    unchanged), a first build only for its record, so it works them out while pagefind builds the index."""
+
+    def __init__(self, make, base=None):
+        self._make = make
+        self._keys = None
+        self._base_of = base
+        self._base = None
+
+    def get(self):
+        if self._keys is None:
+            self._keys = self._make(self._base)
+        return self._keys
+
+    def base(self) -> str:
+        """What every key starts with (league.incremental.page_base), without making the keys."""
+        if self._keys is not None:
+            return self._keys.base
+        if self._base is None:
+            self._base = self._base_of()
+        return self._base[0]
+
+    def later(self, kind: str, *args) -> "_Key":
+        return _Key(self, kind, args)
+
+
+class _Key:
+    __slots__ = ("keys", "kind", "args")
+
+    def __init__(self, keys: LazyKeys, kind: str, args: tuple):
+        self.keys, self.kind, self.args = keys, kind, args
+
+    def __call__(self, path: str) -> str:
+        k = self.keys.get()
+        if self.kind == "news":
+            return k.summary("news", k.news_file(*self.args))
+        return k.for_page(self.kind, path, self.args)
+
+
+def job_keys(jobs: list) -> list:
+    """The key of each of `jobs`, worked out where it is still a LazyKeys thunk."""
+    return [job.key(job.path) if isinstance(job.key, _Key) else job.key for job in jobs]
+
+
+def resolve_keys(plan, keys: list | None = None) -> None:
+    """Every job's key worked out (see LazyKeys), or taken from `keys`: job_keys of the same jobs, in the same
+    order, made in another process (league/engine/build.py `_start_keys_helper`)."""
+    if keys is None:
+        keys = job_keys(plan.jobs)
+    elif len(keys) != len(plan.jobs):   # pragma: no cover - the same jobs, in the same order
+        raise RuntimeError("chaves das páginas: trabalhos diferentes")
+    plan.jobs[:] = [job if not isinstance(job.key, _Key) else job._replace(key=key) for job, key in zip(plan.jobs, keys)]
+
+
+def lazy_keys(content, flags, signatures=None, inputs=None, previous=None):
+    """The keys_for of league.site.render.plan_site: LazyKeys for the site being planned."""
+    def make(results, site, templates, updated, dates):
+        return LazyKeys(lambda base: PageKeys(results, site, content, templates, flags, updated, dates, signatures,
+                                              inputs, previous, base),
+                        lambda: page_base(results, content, templates, flags, updated, inputs))
+    return make

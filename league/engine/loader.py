@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from league.engine.codec import Keys, Lazy, Opt
+from league.engine.codec import Keys, Lazy, LazyPhases, Opt
 from league.content.diagnostics import Diagnostic, Diagnostics, LeagueError, SourceMark, did_you_mean
 from league.models import (
-    Board, Club, DrawRecord, Disqualified, Group, LazyPhases, League, Match, Override, Page, Phase, Player,
+    Board, Club, DrawRecord, Disqualified, Group, League, Match, Override, Phase, Player,
     QuatrilhoConfig, Round, Season, Stage, Team, TrucoConfig, pair_id,
 )
 from league.games.truco.rules import game_error, parse_board_score, parse_game, shared_games
 from league.engine.workers import StreamWorker, TaskFeed
+from league.content.documents import Page
 from league.content.marked import MDict, MList
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -68,6 +69,7 @@ class Loader:
         self.digests = digests
         self.read: dict = {}
         self.keyed: dict = {}   # rel → the sha256 its cache key was made from (task_key)
+        self.stage_keys: dict = {}   # stage file → the key of its cache entry (compute: the rankings cache)
         self.diags = Diagnostics()
         # clubs.yaml / players.yaml that could not be read: references to them are not reported one by one
         self.unreadable: set[str] = set()
@@ -708,7 +710,7 @@ class Loader:
         if task.kind == "stage":
             obj = StageLoader(self, league, task.season, task.path).load()
         else:
-            from league.games.quatrilho.championship import load_championship
+            from league.games.quatrilho.reading import load_championship
             obj = load_championship(self, league, task.season, task.path)
         new = self.diags.items[before:]
         del self.diags.items[before:]
@@ -719,7 +721,7 @@ class Loader:
             return None, ((obj, new, None, None) if task.kind == "stage" else (obj, new, None))
         if task.kind == "stage":
             from dataclasses import replace
-            from league.engine.compute import stage_warnings
+            from league.games.results import stage_warnings
             from league.games.truco.ranking import classify
             obj = replace(obj, phases=LazyPhases(value=obj.phases))   # read back from the cache only when used
             result = classify(obj)
@@ -735,7 +737,7 @@ class Loader:
             stage, diags, result, warnings = value
             if result is not None:
                 league.precomputed[stage.path] = result
-                league.stage_keys[stage.path] = key
+                self.stage_keys[stage.path] = key
                 league.stage_warnings[stage.path] = warnings
             return stage, diags
         champ, diags, result = value
@@ -757,7 +759,7 @@ class Loader:
         from importlib import import_module
         loading = () if len(cached) >= READBACK_MIN_ENTRIES else ("league.games.quatrilho.reading", "league.content.schema",
                                                                   "league.content.validate")
-        for module in ("league.engine.compute", "league.games.quatrilho.championship", "league.games.truco.ranking", *loading):
+        for module in ("league.games.results", "league.games.quatrilho.championship", "league.games.truco.ranking", *loading):
             import_module(module)   # everything a worker runs is imported before forking — but what only
             # loads files (pydantic's models), when this process has the cache to read back and no file to load
         self.deps_digest()
@@ -801,7 +803,8 @@ class Loader:
         parent reading them back too: a rebuild after one file was edited ranks its season in the worker)."""
         if self.cache is None:
             return
-        from league.engine.compute import rankings_key, season_rankings
+        from league.engine.compute import rankings_key
+        from league.games.results import season_rankings
         mine = set(share)
         seasons: dict = {}
         for i, task in enumerate(tasks):

@@ -8,7 +8,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from league.engine.compute import Results, SeasonResult
+from league.games.results import Results, SeasonResult
+from league.games.quatrilho.championship import Cell, ChampionshipResult
 from league.games.truco.ranking import StageResult
 
 try:   # 10× faster than json's pure-Python encoder, which `indent` selects: same bytes (tests/test_api_bytes.py)
@@ -154,9 +155,64 @@ def stage_api_files(sr: SeasonResult, res: StageResult) -> dict[str, str]:
                 [{"group": g["name"], **r} for g in sj["groups"] for r in g["standings"]])}
 
 
-def quatrilho_api_files(sr: SeasonResult) -> dict[str, str]:
-    try:
-        from league.games.quatrilho.championship import api_files as q_api
-    except ImportError:  # pragma: no cover
+def championship_json(res: ChampionshipResult) -> dict:
+    ch = res.championship
+    return {
+        "season": ch.season, "championship": ch.id, "status": ch.status,
+        "classification": [
+            {"position": ln.position, "tied": ln.tied, "player": ln.player, "number": ln.number,
+             "rounds": ln.rounds, "net": ln.values["net"], "positive_rounds": ln.values["positive_rounds"],
+             "points_won": ln.values["points_won"], "best_round": ln.values["best_round"],
+             "champion": ln.award.champion, "disqualified": ln.disqualified_in is not None,
+             "prize": num(ln.award.prize), "decided_by": ln.ranked.decided_by}
+            for ln in res.lines],
+        "registration_money": num(res.registration_money),
+    }
+
+
+def qualifiers_json(season_result) -> dict:
+    return {"season": season_result.season.year,
+            "qualifiers": [{"championship": q.championship.championship.id, "position": q.line.position,
+                            "player": q.line.player} for q in season_result.qualifiers]}
+
+
+def _classification_csv_rows(data: dict) -> list[dict]:
+    rows = []
+    for entry in data["classification"]:
+        row = {k: v for k, v in entry.items() if k != "rounds"}
+        rounds = {f"round_{i + 1}": v for i, v in enumerate(entry["rounds"])}
+        rows.append({k: row[k] for k in ("position", "tied", "player", "number")} | rounds
+                    | {k: row[k] for k in row if k not in ("position", "tied", "player", "number")})
+    return rows
+
+
+def _tables_csv_rows(res: ChampionshipResult) -> list[dict]:
+    ch = res.championship
+    rows = []
+    for r in ch.rounds:
+        for t in r.tables:
+            for seat, (key, chips) in enumerate(t.seats, start=1):
+                cell = res.cell(r.number, key) if isinstance(key, int) else Cell("joker", None)
+                rows.append({"round": r.number, "table": t.number, "seat": seat,
+                             "number": key if isinstance(key, int) else "",
+                             "player": ch.players[key].player if isinstance(key, int) else key,
+                             "chips": chips, "rebuys": cell.rebuys, "penalty": cell.penalty, "result": cell.result})
+    return rows
+
+
+def quatrilho_api_files(season_result: SeasonResult) -> dict[str, str]:
+    """api/<season>/quatrilho/<id>.json and qualifiers.json (outputs.md), with CSV copies of every table."""
+    if not season_result.championships:
         return {}
-    return q_api(sr) if sr.championships else {}
+    base = f"api/{season_result.season.year}/quatrilho"
+    out: dict[str, str] = {}
+    for res in season_result.championships:
+        cid = res.championship.id
+        data = championship_json(res)
+        out[f"{base}/{cid}.json"] = dumps(data)
+        out[f"{base}/{cid}-classificacao.csv"] = to_csv(_classification_csv_rows(data))
+        out[f"{base}/{cid}-mesas.csv"] = to_csv(_tables_csv_rows(res))
+    q = qualifiers_json(season_result)
+    out[f"{base}/qualifiers.json"] = dumps(q)
+    out[f"{base}/qualifiers.csv"] = to_csv(q["qualifiers"]) or "championship,position,player\n"
+    return out

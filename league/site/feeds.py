@@ -185,7 +185,7 @@ def calendar(results, site) -> str:
 
 def _status(s: str, kind: str = "truco") -> str:
     """A stage's status word (encerrada), or a championship's (encerrado)."""
-    from league.site.render import STATUS, STATUS_M
+    from league.site.views import STATUS, STATUS_M
     return str((STATUS_M if kind == "quatrilho" else STATUS).get(s, s))
 
 

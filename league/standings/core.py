@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, NamedTuple, Optional, Sequence
 
-from league.engine.cache import by_fields
 
 
-@by_fields
 @dataclass
 class Row:
     """The metrics of one entry (team, pair or player) over a scope."""
@@ -248,3 +246,21 @@ def position_blocks(ranked: Sequence[Ranked]) -> list[list[Ranked]]:
         else:
             out.append([r])
     return out
+
+
+def countback(places: Sequence[int]) -> tuple:
+    """The countback value of an entry's stage places: higher is better. # Truco 12.1, 12.2; decision: more 1st
+    places, then more 2nd places, and so on. The places best first, negated: (1, 1, 3) → (-1, -1, -3). Compared
+    as tuples, these order entries exactly as the counts of 1st, 2nd, 3rd… places would, compared in turn (at
+    the first place whose counts differ, the entry with more of them has that place where the other has a
+    worse one, or no place left: (-1, -1, -3) > (-1, -2) and (-1, -5) > (-1,)), and are equal when the counts
+    are: a few numbers per entry instead of one count per place of the largest stage (~230 for pairs)."""
+    return tuple([-p for p in sorted(places)])
+
+
+def countback_counts(value: tuple) -> dict:
+    """{place: how many times} of a countback() value."""
+    counts: dict = {}
+    for p in value:
+        counts[-p] = counts.get(-p, 0) + 1
+    return counts

@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from league import i18n
 from league.i18n import L_, _
-from league.standings.core import Boundary
+from league.standings.core import Boundary, countback_counts
 
 NAMES = {
     "wins": L_("número de vitórias"),
@@ -83,8 +83,7 @@ def explain(b: Optional[Boundary], what: str = "equipes") -> Optional[str]:
             "above": ordinal(b.above[1]), "below": ordinal(b.below[1])}
     if key == "eliminated_in":
         return _("à frente por ter avançado mais no mata-mata")
-    if key == "countback":   # league.ranking.countback: the first place whose counts differ
-        from league.games.truco.ranking import countback_counts
+    if key == "countback":   # league.standings.core.countback: the first place whose counts differ
         above, below = countback_counts(b.above), countback_counts(b.below)
         for place in sorted({*above, *below}):
             x, y = above.get(place, 0), below.get(place, 0)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
-from league.engine.cache import by_fields
 from league.content.diagnostics import Diagnostics, SourceMark
 from league.models import DrawRecord, QuatrilhoConfig
 from league.games.quatrilho import rules as R
@@ -161,13 +159,6 @@ def table_sum(qr: QRound, table: Table, stake: int) -> tuple[int, int, str]:
     return found, expected, ", ".join(parts)
 
 
-def load_championship(loader, league, season, path: Path) -> Optional[Championship]:
-    """One championship file → Championship, or None; every problem goes to loader.diags (Loader.load_seasons,
-    which also classifies it and keeps both in the cache)."""
-    from league.games.quatrilho.reading import ChampionshipLoader
-    return ChampionshipLoader(loader, league, season, path).load()
-
-
 # ---------------------------------------------------------------- classification
 
 @dataclass(frozen=True)
@@ -183,7 +174,6 @@ class Cell:
     disqualified: bool = False    # disqualified during this round
 
 
-@by_fields
 @dataclass
 class Line:
     """One line of a championship classification."""
@@ -213,7 +203,6 @@ class Line:
         return [c.result or 0 for c in self.cells]
 
 
-@by_fields
 @dataclass
 class ChampionshipResult:
     championship: Championship
@@ -334,80 +323,3 @@ def _warnings(res: ChampionshipResult, diags: Diagnostics) -> None:
     for d in res.unused_draws:
         diags.warning(d.mark, "sorteio registrado não foi usado: nenhum empate envolve exatamente os jogadores "
                       + ", ".join(map(str, sorted(d.members))), "confira os números do sorteio", code="unused-draw")
-
-
-# ---------------------------------------------------------------- JSON and CSV (outputs.md)
-
-def championship_json(res: ChampionshipResult) -> dict:
-    from league.site.api import num
-    ch = res.championship
-    return {
-        "season": ch.season, "championship": ch.id, "status": ch.status,
-        "classification": [
-            {"position": ln.position, "tied": ln.tied, "player": ln.player, "number": ln.number,
-             "rounds": ln.rounds, "net": ln.values["net"], "positive_rounds": ln.values["positive_rounds"],
-             "points_won": ln.values["points_won"], "best_round": ln.values["best_round"],
-             "champion": ln.award.champion, "disqualified": ln.disqualified_in is not None,
-             "prize": num(ln.award.prize), "decided_by": ln.ranked.decided_by}
-            for ln in res.lines],
-        "registration_money": num(res.registration_money),
-    }
-
-
-def qualifiers_json(season_result) -> dict:
-    return {"season": season_result.season.year,
-            "qualifiers": [{"championship": q.championship.championship.id, "position": q.line.position,
-                            "player": q.line.player} for q in season_result.qualifiers]}
-
-
-def _classification_csv_rows(data: dict) -> list[dict]:
-    rows = []
-    for entry in data["classification"]:
-        row = {k: v for k, v in entry.items() if k != "rounds"}
-        rounds = {f"round_{i + 1}": v for i, v in enumerate(entry["rounds"])}
-        rows.append({k: row[k] for k in ("position", "tied", "player", "number")} | rounds
-                    | {k: row[k] for k in row if k not in ("position", "tied", "player", "number")})
-    return rows
-
-
-def _tables_csv_rows(res: ChampionshipResult) -> list[dict]:
-    ch = res.championship
-    rows = []
-    for r in ch.rounds:
-        for t in r.tables:
-            for seat, (key, chips) in enumerate(t.seats, start=1):
-                cell = res.cell(r.number, key) if isinstance(key, int) else Cell("joker", None)
-                rows.append({"round": r.number, "table": t.number, "seat": seat,
-                             "number": key if isinstance(key, int) else "",
-                             "player": ch.players[key].player if isinstance(key, int) else key,
-                             "chips": chips, "rebuys": cell.rebuys, "penalty": cell.penalty, "result": cell.result})
-    return rows
-
-
-def api_files(season_result) -> dict[str, str]:
-    """api/<season>/quatrilho/<id>.json and qualifiers.json (outputs.md), with CSV copies of every table."""
-    from league.site.api import dumps, to_csv
-    base = f"api/{season_result.season.year}/quatrilho"
-    out: dict[str, str] = {}
-    for res in season_result.championships:
-        cid = res.championship.id
-        data = championship_json(res)
-        out[f"{base}/{cid}.json"] = dumps(data)
-        out[f"{base}/{cid}-classificacao.csv"] = to_csv(_classification_csv_rows(data))
-        out[f"{base}/{cid}-mesas.csv"] = to_csv(_tables_csv_rows(res))
-    q = qualifiers_json(season_result)
-    out[f"{base}/qualifiers.json"] = dumps(q)
-    out[f"{base}/qualifiers.csv"] = to_csv(q["qualifiers"]) or "championship,position,player\n"
-    return out
-
-
-def render_pages(site, season_result) -> Iterator[tuple[str, str, dict]]:
-    """(path, template, context) of the season's Quatrilho pages: one per championship and the overview."""
-    from league.games.quatrilho.views import pages
-    return pages(site, season_result)
-
-
-def player_history(site, player_id: str) -> list[dict]:
-    """The player's Quatrilho championships, oldest first, for the player page."""
-    from league.games.quatrilho.views import history
-    return history(site, player_id)

@@ -485,3 +485,9 @@ def _ranges(numbers: list[int]) -> str:
             out.append(str(start) if start == n else f"{start}–{n}")
             start = None
     return ", ".join(out)
+
+
+def load_championship(loader, league, season, path: Path) -> Optional[Championship]:
+    """One championship file → Championship, or None; every problem goes to loader.diags (Loader.load_seasons,
+    which also classifies it and keeps both in the cache)."""
+    return ChampionshipLoader(loader, league, season, path).load()

@@ -6,13 +6,11 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Optional, Sequence
 
-from league.engine.cache import by_fields
 from league.models import Stage
-from league.standings.core import Metric, RankContext, Ranked, Row, rank
+from league.standings.core import Metric, RankContext, Ranked, Row, countback, rank
 from league.games.truco.standings import rank_pairs, rank_teams
 
 
-@by_fields
 @dataclass
 class Place:
     """One line of a classification: who, where, tied or not, points earned, and why it is there."""
@@ -29,7 +27,6 @@ class Place:
     extra: dict = field(default_factory=dict)
 
 
-@by_fields
 @dataclass
 class GroupTable:
     phase: str
@@ -38,7 +35,6 @@ class GroupTable:
     mark: Any
 
 
-@by_fields
 @dataclass
 class StageResult:
     stage: Stage
@@ -242,7 +238,6 @@ def _renumber(places: list[Place], start: int = 1, how: str | None = None) -> li
 
 # ---------------------------------------------------------------- annual rankings (Truco 12.1, 12.2)
 
-@by_fields
 @dataclass
 class AnnualEntry:
     key: Any
@@ -253,24 +248,6 @@ class AnnualEntry:
     places: dict          # stage id -> place in that stage
     decided_by: Optional[str]
     boundary: Any
-
-
-def countback(places: Sequence[int]) -> tuple:
-    """The countback value of an entry's stage places: higher is better. # Truco 12.1, 12.2; decision: more 1st
-    places, then more 2nd places, and so on. The places best first, negated: (1, 1, 3) → (-1, -1, -3). Compared
-    as tuples, these order entries exactly as the counts of 1st, 2nd, 3rd… places would, compared in turn (at
-    the first place whose counts differ, the entry with more of them has that place where the other has a
-    worse one, or no place left: (-1, -1, -3) > (-1, -2) and (-1, -5) > (-1,)), and are equal when the counts
-    are: a few numbers per entry instead of one count per place of the largest stage (~230 for pairs)."""
-    return tuple([-p for p in sorted(places)])
-
-
-def countback_counts(value: tuple) -> dict:
-    """{place: how many times} of a countback() value."""
-    counts: dict = {}
-    for p in value:
-        counts[-p] = counts.get(-p, 0) + 1
-    return counts
 
 
 def annual_ranking(entries: dict, stage_ids: Sequence[str]) -> list[AnnualEntry]:

@@ -4,20 +4,13 @@ Pure functions, each citing the regulation item it implements (truco-interclubes
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
-if TYPE_CHECKING:   # the models call these rules (Match.balances): types only, no import circle
-    from league.models import Board, Match, TrucoConfig
-
-# One game's score as editors write it: home pontinhos, a separator, away pontinhos: "12-7", "12x7", "12X7" or
-# "12×7" (data-format.md, "What editors actually type"). The same grammar is the JSON Schema's pattern for board
-# lines (league.schema.BOARD_SCORE_PATTERN), so the editor flags what the loader refuses. Digits are ASCII:
-# up to 4, as game_points may be up to 1000.
-GAME = r"[0-9]{1,4}[-xX×][0-9]{1,4}"
-_GAME = re.compile(r"^([0-9]{1,4})[-xX×]([0-9]{1,4})$")
-_SPACED = re.compile(r"[0-9]\s+[-xX×]|[-xX×]\s+[0-9]")   # "12 x 7": a separator with spaces around it
+# one game's score as editors write it (also the JSON Schema's pattern for board lines: the editor flags
+# what the loader refuses)
+from league.content.syntax import GAME_RE as _GAME, SPACED_RE as _SPACED
+from league.models import Board, Match, TrucoConfig
 
 
 def parse_game(token: str) -> Optional[tuple[int, int]]:

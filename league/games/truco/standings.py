@@ -1,7 +1,7 @@
 """Truco standings: team and pair metrics over a scope of matches (Truco 10.1, 10.3) and their precedence."""
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
 from league.models import Match, PairId
 from league.games.truco.rules import pair_points, pontinhos
@@ -30,12 +30,27 @@ def _blank(key) -> Row:
                      "pontinhos_balance": 0})
 
 
+def match_balances(m: Match) -> tuple[int, Optional[int]]:
+    """(pair points, pontinhos) of the home team minus the away team's, summed over the boards; the
+    pontinhos None when a board's are unknown (only its result written).
+    # Truco 10.3 (pair points), 10.1 (saldo dos pontinhos)"""
+    pp = 0
+    pt: Optional[int] = 0
+    for b in m.boards:
+        hp, ap = pair_points(b)
+        pp += hp - ap
+        if pt is not None:
+            got = pontinhos(b)
+            pt = None if got is None else pt + got[0] - got[1]
+    return pp, pt
+
+
 def team_rows(teams: Iterable[str], matches: Iterable[Match]) -> dict[str, Row]:
     """Per team: matches played and won, team points (boards won, Truco 9.1), pair-point balance (10.3)
     and pontinhos balance (10.1); the pontinhos balance is None when a board's pontinhos are unknown."""
     rows = {t: _blank(t) for t in teams}
     for m in matches:
-        pp, pt = m.balances   # the home team's, over the match's boards (Match.balances)
+        pp, pt = match_balances(m)
         winner = m.winner
         for team, sign in ((m.home, 1), (m.away, -1)):
             row = rows.get(team)

@@ -1,0 +1,108 @@
+"""Everything the site shows, computed once from the League before anything is written."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from league.content.diagnostics import Diagnostics
+from league.models import League, Season, pair_slug
+from league.games.quatrilho.championship import compute_season
+from league.games.truco.ranking import (
+    AnnualEntry, StageResult, annual_ranking, classify, club_entries, pair_entries,
+)
+from league.standings.core import position_blocks
+
+
+@dataclass
+class SeasonResult:
+    season: Season
+    stages: list[StageResult]
+    clubs: list[AnnualEntry]
+    pairs: list[AnnualEntry]
+    championships: list = field(default_factory=list)   # Quatrilho results
+    qualifiers: list = field(default_factory=list)
+
+
+@dataclass
+class Results:
+    league: League
+    seasons: list[SeasonResult]
+
+    @property
+    def current(self) -> Optional[SeasonResult]:
+        return self.seasons[-1] if self.seasons else None
+
+
+def compute(league: League, diags: Diagnostics, rankings: Optional[Callable] = None) -> Results:
+    """Every season's results: its stages classified (or as the loader already classified them,
+    League.precomputed), its annual club and pair rankings, its Quatrilho championships and qualifiers.
+    `rankings(season, stages)`: the season's (clubs, pairs); by default season_rankings (the engine passes
+    one that keeps them in its cache)."""
+    seasons = []
+    for season in league.seasons:
+        stages = [league.precomputed.get(st.path) or classify(st) for st in season.stages]
+        for res in stages:
+            known = league.stage_warnings.get(res.stage.path)   # computed with the classification, and cached
+            if known is not None:
+                diags.extend(known)
+            else:
+                stage_warnings(res, diags)
+        clubs, pairs = rankings(season, stages) if rankings is not None else season_rankings(stages)
+        sr = SeasonResult(season, stages, clubs, pairs)
+        if season.championships:
+            compute_season(sr, diags, league.championship_results)
+        seasons.append(sr)
+    return Results(league, seasons)
+
+
+def season_rankings(stages: list[StageResult]) -> tuple[list[AnnualEntry], list[AnnualEntry]]:
+    """The season's annual club and pair rankings from its stages' results, in the season's stage order."""
+    final_ids = [r.stage.id for r in stages if r.stage.is_final]
+    return annual_ranking(club_entries(stages), final_ids), annual_ranking(pair_entries(stages), final_ids)
+
+
+def _names(keys) -> str:
+    return ", ".join(pair_slug(k).replace("--", " + ") if isinstance(k, tuple) else str(k) for k in keys)
+
+
+def stage_warnings(res: StageResult, diags: Diagnostics) -> None:
+    """Ties left for a draw, unknown pontinhos, draws never used, a stage still in progress."""
+    st = res.stage
+    if st.status == "in_progress":
+        diags.warning(st.mark, f"etapa \"{st.name}\" em andamento: a classificação é provisória e não vale pontos "
+                      "de ranking", code="in-progress")
+    if not st.is_final:
+        return
+    npts = len(st.config.ranking_points)
+    seen = set()
+    for kind, crit, members, scope in res.notes:
+        if kind == "unknown" and (crit, members) not in seen:
+            seen.add((crit, members))
+            diags.warning(st.mark, f"{scope}: o critério {crit} não pôde ser aplicado entre {_names(members)}: "
+                          "há jogos sem os pontinhos anotados", "anote os pontinhos dos jogos (\"12-7 9-12 12-10\") "
+                          "ou registre um sorteio em draws:", code="unknown-pontinhos")
+    for g in res.groups:
+        for block in position_blocks(g.ranked):
+            if len(block) > 1:
+                diags.warning(g.mark, f"{g.phase} — {g.name}: empate não resolvido no {block[0].position}º lugar "
+                              f"entre {_names(r.key for r in block)}",
+                              f"registre o sorteio: draws: [{{teams: [{', '.join(str(r.key) for r in block)}], "
+                              f"order: [...]}}]", code="draw-needed")
+    for label, places, kind in (("classificação da etapa", res.classification, "teams"),
+                                ("classificação das duplas", res.pairs, "pairs")):
+        i = 0
+        while i < len(places):
+            j = i
+            while j + 1 < len(places) and places[j + 1].position == places[i].position and places[i].tied:
+                j += 1
+            if j > i and places[i].position <= npts:
+                keys = [p.key for p in places[i:j + 1]]
+                shown = ", ".join(f"[{k[0]}, {k[1]}]" if isinstance(k, tuple) else k for k in keys)
+                diags.warning(st.mark, f"{label}: empate não resolvido do {places[i].position}º ao "
+                              f"{places[i].position + j - i}º lugar entre {_names(keys)}; os pontos de ranking são divididos",
+                              f"registre o sorteio: draws: [{{{kind}: [{shown}], order: [...]}}]", code="draw-needed")
+            i = j + 1
+    for d in res.unused_draws:
+        diags.warning(d.mark, "sorteio registrado não foi usado: nenhum empate envolve exatamente estes "
+                      f"participantes ({_names(sorted(d.members, key=str))})",
+                      "confira os participantes do sorteio", code="unused-draw")

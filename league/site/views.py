@@ -1,0 +1,341 @@
+"""View models: what each page shows, arranged from the computed results (league.games.results) for the
+templates — names, URLs, histories that cross-link clubs, teams, pairs and players, the "why" of each place.
+They never compute standings."""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlparse
+
+from league import i18n
+from league.games.results import Results, SeasonResult
+from league.standings.explain import explain, tie_text
+from league.i18n import L_, _
+from league.models import PairId, pair_slug
+from league.games.truco.ranking import Place, StageResult
+from league.games.truco.rules import pair_points
+
+# interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
+STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa
+STATUS_M = {"final": L_("encerrado"), "in_progress": L_("em andamento"), "scheduled": L_("agendado")}  # campeonato
+RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca", "pagefind"}
+# pages that pagefind indexes (data-pagefind-body), with the kind shown beside a search result
+SEARCH_KINDS = {"player.html": L_("Jogador"), "pair.html": L_("Dupla"), "club.html": L_("Clube"),
+                "team.html": L_("Equipe"), "stage.html": L_("Etapa"), "championship.html": L_("Campeonato")}
+
+
+def date_br(d: dt.date | None) -> str:
+    """The long date in the build's locale (Babel): 14 de março de 2026 / March 14, 2026."""
+    return i18n.date_long(d)
+
+
+def date_short(d: dt.date | None) -> str:
+    return i18n.date_short(d)
+
+
+def pos_text(position: int, tied: bool) -> str:
+    return i18n.position(position, tied)
+
+
+def pts_text(v: Any) -> str:
+    if v is None:
+        return "—"
+    return i18n.number(v)
+
+
+class Site:
+    """URLs, names and the indexes that cross-link pages (club → teams → pairs → players)."""
+
+    def __init__(self, results: Results):
+        self.r = results
+        self.league = results.league
+        path = urlparse(self.league.base_url).path or "/"
+        self.root = path if path.endswith("/") else path + "/"
+        self.team_hist: dict[str, list] = defaultdict(list)
+        self.pair_hist: dict[PairId, list] = defaultdict(list)
+        self.player_pairs: dict[str, set] = defaultdict(set)
+        self.club_teams: dict[str, set] = defaultdict(set)
+        self.team_names: dict[str, str] = {}
+        self.club_hist: dict[str, list] = defaultdict(list)   # club → its teams' (season, stage, place), in order
+        self._records: dict = {}
+        self._pair_names: dict = {}   # locale → {pair: its name}
+        self._pair_urls: dict = {}    # pair → its URL (a stage page links ~1,100 pairs)
+        for sr in results.seasons:
+            for res in sr.stages:
+                for p in res.classification:
+                    team = res.stage.teams[p.key]
+                    self.team_hist[p.key].append((sr, res, p))
+                    self.club_hist[team.club].append((sr, res, p))
+                    self.club_teams[team.club].add(p.key)
+                    self.team_names[p.key] = team.name
+                for p in res.pairs:
+                    self.pair_hist[p.key].append((sr, res, p))
+        for pair in self.pair_hist:   # in order of first appearance: the same sets, filled in the same order
+            for player in pair:
+                self.player_pairs[player].add(pair)
+
+    def url(self, *parts: str) -> str:
+        return self.root + "/".join(parts) + ("/" if parts else "")
+
+    def squad_links(self, tid: str) -> list:
+        """[(pair, whether it has a page)] of the squad a team's page lists: its latest stage's (a pair has a page
+        when it played somewhere). team_view shows them; the page's key (PageKeys.team) follows them."""
+        hist = self.team_hist.get(tid)
+        if not hist:
+            return []
+        return [(x, x in self.pair_hist) for x in hist[-1][1].stage.teams[tid].pairs if x]
+
+    def stage_record(self, res) -> dict:
+        """stage_record(res.stage), kept for the build."""
+        got = self._records.get(res.stage.path)
+        if got is None:
+            got = self._records[res.stage.path] = stage_record(res.stage)
+        return got
+
+    def season_url(self, year): return self.url(str(year))
+    def stage_url(self, stage): return self.url(stage.season, "truco", stage.id)
+    def club_url(self, cid): return self.url("clubes", cid)
+    def team_url(self, tid): return self.url("equipes", tid)
+    def pair_url(self, p) -> str:
+        got = self._pair_urls.get(p)
+        if got is None:
+            got = self._pair_urls[p] = self.url("duplas", pair_slug(p))
+        return got
+    def player_url(self, pid): return self.url("jogadores", pid)
+
+    def player_name(self, pid): return self.league.players[pid].name if pid in self.league.players else pid
+    def club_name(self, cid): return self.league.clubs[cid].name if cid in self.league.clubs else cid
+
+    def pair_name(self, p) -> str:
+        locale = i18n.current()
+        names = self._pair_names.get(locale)
+        if names is None:
+            names = self._pair_names[locale] = {}
+        got = names.get(p)
+        if got is None:
+            got = names[p] = i18n.join([self.player_name(x) for x in p])
+        return got
+
+    def source(self, mark) -> str | None:
+        repo = self.league.repository
+        if not repo or mark is None:
+            return None
+        return f"{repo.rstrip('/')}/blob/main/{mark.path}#L{mark.line}"
+
+
+def stage_record(stage) -> dict:
+    """{team: [wins, losses]} in one stage's matches, in one pass (a match without a winner yet counts as
+    not won): the team page's record, and part of its key (league/engine/incremental.py)."""
+    got: dict = {}
+    for m in stage.matches:
+        for side in {m.home, m.away}:
+            got.setdefault(side, [0, 0])[0 if m.winner == side else 1] += 1
+    return got
+
+
+# ---------------------------------------------------------------- view models
+
+def place_how(res: StageResult, p: Place) -> str:
+    st = res.stage
+    if p.disqualified:
+        reason = next((d.reason for d in st.disqualified if d.team == p.key), "")
+        return _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
+    if p.how == "override":
+        return _("definida pela comissão")
+    if p.how == "placement":
+        rnd = next((r for ph in st.phases for r in ph.rounds if r.for_place and
+                    any(p.key in (m.home, m.away) for m in r.matches)), None)
+        if not rnd:
+            return _("disputa de colocação")
+        won = any(m.winner == p.key for m in rnd.matches)
+        return (_("%(round)s: venceu") if won else _("%(round)s: perdeu")) % {"round": rnd.name}
+    if p.how == "knockout":
+        elim = p.row.get("eliminated_in") if p.row else None
+        rnd = next((r for ph in st.phases for r in ph.rounds if r.index == elim), None)
+        return _("eliminada: %(round)s") % {"round": rnd.name} if rnd else _("mata-mata")
+    if p.how == "group" and p.row is not None and p.row.get("group_position"):
+        gp = p.row.get("group_position")[1]
+        group = next((g.name for ph in st.phases for g in ph.groups if p.key in g.teams), _("grupo"))
+        return _("%(place)s no %(group)s") % {"place": i18n.ordinal(gp), "group": group}
+    return ""
+
+
+def why(p, final: bool, what: str = "equipes", obvious: tuple = ()) -> str | None:
+    """Why this line is above the next, or that it is tied; nothing when the first criterion decided
+    (more wins is self-explanatory) or for the classification's own leading keys."""
+    if getattr(p, "tied", False):
+        return tie_text(final, True)
+    if p.boundary is None or p.boundary.key in obvious or p.boundary.key in ("group_position", "eliminated_in"):
+        return None
+    return explain(p.boundary, what)
+
+
+def match_view(site: Site, res: StageResult, m) -> dict:
+    st = res.stage
+    boards = []
+    for b in m.boards:
+        hp, ap = pair_points(b)
+        boards.append({
+            "number": b.number,
+            "home": b.home_pair, "away": b.away_pair,
+            "home_name": site.pair_name(b.home_pair) if b.home_pair else "—",
+            "away_name": site.pair_name(b.away_pair) if b.away_pair else "—",
+            "home_url": site.pair_url(b.home_pair) if b.home_pair else None,
+            "away_url": site.pair_url(b.away_pair) if b.away_pair else None,
+            "games": b.score_text if not b.walkover else "W.O.",
+            "result": f"{b.home_games}x{b.away_games}",
+            "home_won": b.home_won, "pp": f"{hp}–{ap}",
+        })
+    return {
+        "id": m.id, "home": m.home, "away": m.away,
+        "home_name": st.teams[m.home].name, "away_name": st.teams[m.away].name,
+        "home_points": m.home_points, "away_points": m.away_points, "winner": m.winner,
+        "walkover": m.walkover, "walkover_name": st.teams[m.walkover].name if m.walkover else None,
+        "boards": boards if not m.walkover else [], "source": site.source(m.mark), "note": m.note,
+    }
+
+
+def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
+    st = res.stage
+    final = st.is_final
+
+    def place_row(p: Place, what="equipes"):
+        first = st.config.team_tiebreaks[:1] if what == "equipes" else st.config.pair_tiebreaks[:1]
+        return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
+                "why": why(p, final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
+                "disqualified": p.disqualified}
+
+    classification = []
+    for p in res.classification:
+        row = place_row(p)
+        row.update(team=st.teams[p.key].name, club=site.club_name(st.teams[p.key].club),
+                   team_url=site.team_url(p.key), club_url=site.club_url(st.teams[p.key].club))
+        classification.append(row)
+    computed = None
+    if res.computed:
+        computed = [{"pos": pos_text(p.position, p.tied), "team": st.teams[p.key].name,
+                     "how": place_how(res, p)} for p in res.computed]
+    groups = []
+    for g in res.groups:
+        gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
+        rows = []
+        for r in g.ranked:
+            rows.append({"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
+                         "team_url": site.team_url(r.key), **r.row.values,
+                         "why": why(r, final, "equipes", tuple(st.config.team_tiebreaks[:1]))})
+        groups.append({"phase": g.phase, "name": g.name, "rows": rows,
+                       "matches": [match_view(site, res, m) for m in gm.matches]})
+    rounds = []
+    for ph in st.phases:
+        for rnd in ph.rounds:
+            rounds.append({"name": rnd.name, "for_place": rnd.for_place, "places": rnd.places,
+                           "matches": [match_view(site, res, m) for m in rnd.matches]})
+    pairs = []
+    for p in res.pairs:
+        row = place_row(p, "duplas")
+        team = res.pair_team.get(p.key)
+        if p.disqualified:
+            reason = next((d.reason for d in st.disqualified if d.pair == p.key), None) or \
+                next((d.reason for d in st.disqualified if d.team and d.team == team), "")
+            row["why"] = _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
+        row.update(name=site.pair_name(p.key), url=site.pair_url(p.key),
+                   team=st.teams[team].name if team else "", **p.row.values)
+        row["rp"] = p.points
+        pairs.append(row)
+    draws = [{"members": ", ".join(st.teams[m].name if isinstance(m, str) else site.pair_name(m)
+                                   for m in d.order), "note": d.note} for d in st.draws]
+    return {"stage": st, "season": sr.season, "status": STATUS[st.status], "classification": classification,
+            "computed": computed, "override": st.override, "groups": groups, "rounds": rounds, "pairs": pairs,
+            "draws": draws, "host": site.club_name(st.host) if st.host else None,
+            "host_url": site.club_url(st.host) if st.host else None,
+            "points_table": st.config.ranking_points, "final": final, "source": site.source(st.mark),
+            "disqualified": st.disqualified,
+            "news": [n for n in site.league.news if n.stage == st.id and (n.season in (None, st.season))]}
+
+
+def season_view(site: Site, sr: SeasonResult) -> dict:
+    stages = sr.stages
+    final_ids = [r.stage.id for r in stages if r.stage.is_final]
+    clubs = [{"pos": pos_text(e.position, e.tied), "name": site.club_name(e.key), "url": site.club_url(e.key),
+              "points": e.points, "stages": e.stages, "places": e.places,
+              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+             for e in sr.clubs]
+    pairs = [{"pos": pos_text(e.position, e.tied), "name": site.pair_name(e.key), "url": site.pair_url(e.key),
+              "points": e.points, "stages": e.stages, "places": e.places,
+              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+             for e in sr.pairs]
+    return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
+            "clubs": clubs, "pairs": pairs}
+
+
+def club_view(site: Site, c) -> dict:
+    history = []
+    by_season: dict = defaultdict(list)
+    for sr, res, p in site.club_hist.get(c.id, ()):
+        by_season[id(sr)].append((res, p))
+    for sr in site.r.seasons:
+        entry = next((e for e in sr.clubs if e.key == c.id), None)
+        stages = [{"stage": res.stage, "team": res.stage.teams[p.key].name, "team_url": site.team_url(p.key),
+                   "pos": pos_text(p.position, p.tied), "points": p.points, "how": place_how(res, p)}
+                  for res, p in by_season.get(id(sr), ())]
+        if entry or stages:
+            history.append({"season": sr.season, "entry": entry, "stages": stages,
+                            "pos": pos_text(entry.position, entry.tied) if entry else None})
+    players = sorted((p for p in site.league.players.values() if p.club == c.id), key=lambda p: p.name)
+    return dict(club=c, history=history, players=players, teams=sorted(site.club_teams.get(c.id, ())), title=c.name)
+
+
+def team_view(site: Site, tid: str) -> dict:
+    hist = site.team_hist[tid]
+    rows = []
+    for sr, res, p in hist:
+        wins, losses = site.stage_record(res).get(tid, (0, 0))
+        rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                     "points": p.points, "how": place_how(res, p),
+                     "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}})
+    team = hist[-1][1].stage.teams[tid]
+    squad = [(site.pair_name(x), site.pair_url(x) if page else None) for x, page in site.squad_links(tid)]
+    return dict(team=team, club_name=site.club_name(team.club), club_url=site.club_url(team.club), rows=rows,
+                squad=squad, title=team.name)
+
+
+def pair_view(site: Site, pair, annual_hist) -> dict:
+    rows = []
+    for sr, res, p in site.pair_hist[pair]:
+        team = res.pair_team.get(pair)
+        rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
+                     "team": res.stage.teams[team].name if team else "",
+                     "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
+    annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
+              for sr, e in annual_hist]
+    return dict(pair=pair, name=site.pair_name(pair), players=[(site.player_name(x), site.player_url(x)) for x in pair],
+                rows=rows, annual=annual, title=site.pair_name(pair))
+
+
+def player_view(site: Site, pl) -> dict:
+    pairs = []
+    stages = []   # both tables in one pass over each pair's stages
+    for pair in site.player_pairs.get(pl.id, ()):
+        partner = pair[0] if pair[1] == pl.id else pair[1]
+        partner_name = site.player_name(partner)
+        url = site.pair_url(pair)
+        hist = site.pair_hist[pair]
+        points = Decimal(0)
+        for sr, res, p in hist:
+            points += p.points
+            team = res.pair_team.get(pair)
+            stage = res.stage
+            stages.append({"season": sr.season, "stage": stage, "pos": pos_text(p.position, p.tied),
+                           "points": p.points, "pair_url": url, "partner": partner_name,
+                           "team": stage.teams[team].name if team else ""})
+        pairs.append(((site.pair_name(pair), pair), {"url": url, "partner": partner_name,
+                      "partner_url": site.player_url(partner), "stages": len(hist), "points": points}))
+    pairs.sort(key=lambda e: e[0])
+    pairs = [e[1] for e in pairs]
+    stages.sort(key=lambda s: (s["stage"].date, s["stage"].id))
+    from league.games.quatrilho.views import history
+    return dict(player=pl, club_name=site.club_name(pl.club) if pl.club else None,
+                club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,
+                title=pl.name, quatrilho=history(site, pl.id))
