@@ -253,10 +253,10 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
     script = (
         "import os, sys\n"
         "from pathlib import Path\n"
-        "import league.loader as L\n"
+        "import league.engine.loader as L\n"
         "L.READBACK_MIN_ENTRIES = 3\n"
         "os.sched_getaffinity = lambda pid: {0, 1}\n"
-        "from league.build import build\n"
+        "from league.engine.build import build\n"
         "report = build(Path(sys.argv[1]), Path(sys.argv[2]), cache_dir=Path(sys.argv[3]), search=False)\n"
         "print(report.rendered, 'pydantic' in sys.modules, 'league.content.schema' in sys.modules, 'yaml' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", script, str(content), str(tmp_path / "site"), str(tmp_path / "cache")],
