@@ -21,7 +21,7 @@ def test_rendering_every_page_of_the_demo_site_leaves_no_cyclic_garbage():
     results = check(ROOT / "content", cache_dir=False).results
     with using(results.league.locale):
         plan = plan_site(results)
-        pages = [job for job in plan.jobs if job[1] is not None]
+        pages = [job for job in plan.jobs if job.template is not None]
         # every template compiled first, as a build's prepare_env does while the content loads (compiling
         # does make a few cycles: league.i18n's folding of the interface text, once per template)
         for name in plan.env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml"))):

@@ -387,6 +387,7 @@ def test_pagefind_is_told_the_pages_are_all_in_once_the_last_searchable_page_is_
     # to pagefind in path order whichever process rendered them, and it is told to build the index after
     # the last searchable page, not after the last page. Jobs (path, template): two searchable, two not
     from league.engine.build import _StubOrder, _job_order
+    from league.site.render import PageJob
 
     class Handle:
         def __init__(self):
@@ -399,9 +400,9 @@ def test_pagefind_is_told_the_pages_are_all_in_once_the_last_searchable_page_is_
             self.calls.append(("finish",))
     jobs = [("2026/index.html", "season.html"), ("duplas/a--b/index.html", "pair.html"), ("api/2026/", None),
             ("index.html", "index.html"), ("2026/truco/e1/index.html", "stage.html")]
-    jobs = [(path, template, None, None, None) for path, template in jobs]
+    jobs = [PageJob(path, template, None) for path, template in jobs]
     jobs.sort(key=_job_order)
-    assert [job[0] for job in jobs] == ["2026/truco/e1/index.html", "duplas/a--b/index.html",
+    assert [job.path for job in jobs] == ["2026/truco/e1/index.html", "duplas/a--b/index.html",
                                         "2026/index.html", "index.html", "api/2026/"]
     h = Handle()
     order = _StubOrder(h, jobs)
@@ -460,7 +461,7 @@ def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp
     parent = os.getpid()
 
     def flaky(plan, job):
-        if os.getpid() != parent and job[0].startswith("jogadores/"):
+        if os.getpid() != parent and job.path.startswith("jogadores/"):
             raise ValueError("falha simulada no worker")
         return render_page(plan, job)
     monkeypatch.setattr(R, "render_page", flaky)
