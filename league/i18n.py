@@ -62,6 +62,13 @@ def po_path(locale: str) -> Path:
 _catalogs = None
 
 
+def catalog_key(locale: str, data: bytes) -> str:
+    """The build cache key of a locale's compiled catalog: its .po's bytes and Babel's version."""
+    import hashlib
+    import babel
+    return hashlib.sha256(b"\0".join([b"catalog", locale.encode(), babel.__version__.encode(), data])).hexdigest()
+
+
 def use_cache(cache) -> None:
     """Keep the compiled catalogs in `cache` (a league.cache.Cache; None: compile them every time): compiling a .po
     with Babel takes ~0.02 s of every build, reading the compiled one back ~1 ms."""
@@ -90,8 +97,7 @@ def translations(locale: str) -> Translations:
     data = po_path(locale).read_bytes()
     cache, key = _catalogs, None
     if cache is not None:
-        import babel
-        key = hashlib.sha256(b"\0".join([b"catalog", locale.encode(), babel.__version__.encode(), data])).hexdigest()
+        key = catalog_key(locale, data)
         got = cache.get(key, (bytes, str))
         if got is not None and hashlib.sha256(got[0]).hexdigest() == got[1]:
             try:

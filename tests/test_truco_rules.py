@@ -58,17 +58,18 @@ def test_truco_10_3_pair_points_result_only_board():
 
 
 def test_truco_10_1_10_3_match_balances_of_the_home_team():
-    # Match.balances: the home team's pair points and pontinhos minus the away team's, over the boards
+    # match_balances: the home team's pair points and pontinhos minus the away team's, over the boards
     # (Truco 10.3, 10.1), which every standings table of the match's scopes adds up
+    from league.games.truco.standings import match_balances
     from league.models import Match
 
     def match(*lines):
         return Match("m", "aa", "bb", tuple(board_of(x) for x in lines), None, 0, None, None, SourceMark("x", 1, 1))
     # 12-0 12-0: 3-0 pair points, 24-0 pontinhos; 10-12 12-8 10-12: 1-2, 32-32; 11-12 11-12: 0-3, 22-24
     # pair points 3 - 0 + 1 - 2 + 0 - 3 = -1; pontinhos 24 + 0 - 2 = +22
-    assert match("12-0 12-0", "10-12 12-8 10-12", "11-12 11-12").balances == (-1, 22)
+    assert match_balances(match("12-0 12-0", "10-12 12-8 10-12", "11-12 11-12")) == (-1, 22)
     # a board written as its result only ("2-1": 2-1 pair points, pontinhos unknown): the pontinhos unknown
-    assert match("12-0 12-0", "2-1").balances == (3 - 0 + 2 - 1, None)
+    assert match_balances(match("12-0 12-0", "2-1")) == (3 - 0 + 2 - 1, None)
 
 
 # One match aa 3x2 bb, every board different, to read the pair points back from the stage JSON.
