@@ -367,19 +367,34 @@ def _constant_calls(tokens: list) -> Optional[list]:
         before = tokens[i - 1] if i else None
         if before is not None and before.type == "dot":
             continue  # an attribute: `x._`
-        if i + 1 >= len(tokens) or tokens[i + 1].type != "lparen" or (
-                before is not None and before.type == "name" and before.value == "macro"):
+        if _not_a_call(tokens, i, before):
             return None
-        if before is None or not (before.type in _EXPRESSION_BEFORE
-                                  or (before.type == "name" and before.value in _KEYWORDS_BEFORE)):
-            continue
-        strings = 2 if tok.value == "pgettext" else 1
-        end = i + 2 + 2 * strings   # name ( "a" ) or name ( "a" , "b" )
-        shape = ["string", "comma"] * strings
-        shape[-1] = "rparen"
-        if [t.type for t in tokens[i + 2:end]] == shape:
+        end = _literal_call_end(tokens, i) if _in_expression(before) else None
+        if end is not None:
             calls.append((i, end, tok.value))
     return calls
+
+
+def _not_a_call(tokens: list, i: int, before) -> bool:
+    """Whether the name at i is used otherwise than called (bound, passed on) or names a macro."""
+    return (i + 1 >= len(tokens) or tokens[i + 1].type != "lparen"
+            or (before is not None and before.type == "name" and before.value == "macro"))
+
+
+def _in_expression(before) -> bool:
+    """Whether `name(` after the token `before` is a call in an expression (see _EXPRESSION_BEFORE)."""
+    return before is not None and (before.type in _EXPRESSION_BEFORE
+                                   or (before.type == "name" and before.value in _KEYWORDS_BEFORE))
+
+
+def _literal_call_end(tokens: list, i: int) -> Optional[int]:
+    """The end of the call at i if its arguments are string literals only: name ( "a" ), or
+    pgettext ( "c" , "a" ); None otherwise."""
+    strings = 2 if tokens[i].value == "pgettext" else 1
+    end = i + 2 + 2 * strings
+    shape = ["string", "comma"] * strings
+    shape[-1] = "rparen"
+    return end if [t.type for t in tokens[i + 2:end]] == shape else None
 
 
 def _rewrite(tokens: list, calls: list) -> list:

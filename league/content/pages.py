@@ -58,60 +58,91 @@ def split_front_matter(text: str):
 
 
 def load_pages(loader, league) -> None:
+    """content/pages/*.md and content/news/*.md into league.pages (by order, then title) and league.news (newest
+    first), reporting what is wrong with each file (a file with an error is left out)."""
     from league.i18n import translations
-    from league.content.documents import Page
     table_label = translations(league.locale).gettext("Tabela")
     for folder, is_news in (("pages", False), ("news", True)):
         root = loader.content / folder
         if not root.is_dir():
             continue
         for path in loader.files_in(root, "news" if is_news else "page"):
-            rel = loader.rel(path)
-            text = read_text(path, rel, loader.diags)
-            if text is None:
-                continue
-            front, body, _ = split_front_matter(text)
-            if front is None:
-                loader.diags.error(SourceMark(rel, 1, 1), "falta o cabeçalho (front matter) com o título",
-                                   "comece o arquivo com ---, title: Título, ---")
-                continue
-            raw = parse_yaml(front, rel, loader.diags, line_offset=1)
-            if raw is None and any(d.mark.path == rel for d in loader.diags.items):
-                continue  # invalid YAML, reported; "empty header" would only repeat it
-            meta = validate(S.PageMeta, raw, rel, loader.diags, "o cabeçalho")
-            if meta is None:
-                continue
-            stem = path.stem
-            date = meta.date
-            if is_news:
-                m = _NEWS_NAME.match(stem)
-                if date is None and m:
-                    try:
-                        date = dt.date.fromisoformat(m.group(1))
-                    except ValueError:
-                        loader.diags.error(SourceMark(rel), f"data inexistente no nome do arquivo \"{m.group(1)}\"")
-                        continue
-                    if not S.DATE_MIN <= date <= S.DATE_MAX:
-                        loader.diags.error(SourceMark(rel), f"data fora do limite no nome do arquivo: recebido "
-                                           f"{m.group(1)}; esperado uma data de {S.DATE_MIN} a {S.DATE_MAX}",
-                                           "confira o ano e renomeie o arquivo, ex.: news/2026-03-16-etapa-1.md",
-                                           code="range")
-                        continue
-                if date is None:
-                    loader.diags.error(SourceMark(rel, 1, 1), "notícia sem data",
-                                       "acrescente date: AAAA-MM-DD ou nomeie o arquivo AAAA-MM-DD-titulo.md")
-                    continue
-            if not loader.check_slug(stem, SourceMark(rel), "nome de arquivo"):
-                continue
-            if not is_news and (stem in RESERVED_SLUGS or stem.isdigit()):
-                loader.diags.error(SourceMark(rel), f"o nome de página \"{stem}\" é reservado pelo site",
-                                   f"renomeie o arquivo, ex.: pages/{stem}-info.md")
-                continue
-            page = Page(slug=stem, title=meta.title, html=render_markdown(body, league.allow_html, table_label),
-                        date=date,
-                        season=str(meta.season) if meta.season is not None else None, stage=meta.stage,
-                        championship=meta.championship, summary=meta.summary, order=meta.order or 0, path=rel,
-                        is_news=is_news)
-            (league.news if is_news else league.pages).append(page)
+            page = _load_page(loader, league, path, is_news, table_label)
+            if page is not None:
+                (league.news if is_news else league.pages).append(page)
     league.news.sort(key=lambda p: (p.date, p.slug), reverse=True)
     league.pages.sort(key=lambda p: (p.order, p.title))
+
+
+def _load_page(loader, league, path, is_news: bool, table_label: str):
+    """One page or news post (a documents.Page), or None after reporting why the file makes none."""
+    from league.content.documents import Page
+    rel = loader.rel(path)
+    read = _front_matter(loader, path, rel)
+    if read is None:
+        return None
+    meta, body = read
+    stem = path.stem
+    date = _news_date(loader.diags, rel, stem, meta.date) if is_news else meta.date
+    if (is_news and date is None) or not _name_ok(loader, rel, stem, is_news):
+        return None
+    return Page(slug=stem, title=meta.title, html=render_markdown(body, league.allow_html, table_label), date=date,
+                season=str(meta.season) if meta.season is not None else None, stage=meta.stage,
+                championship=meta.championship, summary=meta.summary, order=meta.order or 0, path=rel,
+                is_news=is_news)
+
+
+def _front_matter(loader, path, rel: str):
+    """(the checked front matter, schema.PageMeta; the Markdown body), or None after reporting why not."""
+    text = read_text(path, rel, loader.diags)
+    if text is None:
+        return None
+    front, body, _ = split_front_matter(text)
+    if front is None:
+        loader.diags.error(SourceMark(rel, 1, 1), "falta o cabeçalho (front matter) com o título",
+                           "comece o arquivo com ---, title: Título, ---")
+        return None
+    raw = parse_yaml(front, rel, loader.diags, line_offset=1)
+    if raw is None and any(d.mark.path == rel for d in loader.diags.items):
+        return None  # invalid YAML, reported; "empty header" would only repeat it
+    meta = validate(S.PageMeta, raw, rel, loader.diags, "o cabeçalho")
+    return None if meta is None else (meta, body)
+
+
+def _news_date(diags, rel: str, stem: str, date: dt.date | None) -> dt.date | None:
+    """A news post's date: its front matter's, else the one its file name starts with (AAAA-MM-DD-titulo.md);
+    None after reporting why it has none."""
+    if date is not None:
+        return date
+    m = _NEWS_NAME.match(stem)
+    if m:
+        return _name_date(diags, rel, m.group(1))
+    diags.error(SourceMark(rel, 1, 1), "notícia sem data",
+                "acrescente date: AAAA-MM-DD ou nomeie o arquivo AAAA-MM-DD-titulo.md")
+    return None
+
+
+def _name_date(diags, rel: str, text: str) -> dt.date | None:
+    """The date a news file's name starts with, or None after reporting that it does not exist or is out of range."""
+    try:
+        date = dt.date.fromisoformat(text)
+    except ValueError:
+        diags.error(SourceMark(rel), f"data inexistente no nome do arquivo \"{text}\"")
+        return None
+    if not S.DATE_MIN <= date <= S.DATE_MAX:
+        diags.error(SourceMark(rel), f"data fora do limite no nome do arquivo: recebido {text}; esperado uma data de "
+                    f"{S.DATE_MIN} a {S.DATE_MAX}",
+                    "confira o ano e renomeie o arquivo, ex.: news/2026-03-16-etapa-1.md", code="range")
+        return None
+    return date
+
+
+def _name_ok(loader, rel: str, stem: str, is_news: bool) -> bool:
+    """Whether the file's name makes a good address: an id, and for a page none the site uses itself."""
+    if not loader.check_slug(stem, SourceMark(rel), "nome de arquivo"):
+        return False
+    if not is_news and (stem in RESERVED_SLUGS or stem.isdigit()):
+        loader.diags.error(SourceMark(rel), f"o nome de página \"{stem}\" é reservado pelo site",
+                           f"renomeie o arquivo, ex.: pages/{stem}-info.md")
+        return False
+    return True

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import types
-import typing
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
+from league.content.annotations import bounds_at, fields_at
 from league.content.diagnostics import Diagnostics, SourceMark, did_you_mean
 from league.content.yamlio import MDict, MList, is_reported_invalid
 
@@ -18,19 +17,12 @@ def describe(value: Any) -> str:
     """How a received value is shown in a message: the value and, in words, its kind."""
     if value is None:
         return "vazio"
-    if isinstance(value, bool):
-        return f"{'true' if value else 'false'} (sim/não)"
-    if isinstance(value, float) and value != value:
-        return ".nan (não é um número)"
-    if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        return f"{'-' if value < 0 else ''}.inf (infinito)"
-    if isinstance(value, (int, float)):
-        return f"{value} (número)"
+    if isinstance(value, (bool, int, float)):
+        return _describe_number(value)
     if isinstance(value, dt.date):
         return f"{value.isoformat()} (data)"
     if isinstance(value, str):
-        short = value if len(value) <= 40 else value[:37] + "…"
-        return f"\"{short}\" (texto)"
+        return f"\"{_short(value)}\" (texto)"
     if isinstance(value, list):
         return "uma lista"
     if isinstance(value, dict):
@@ -38,65 +30,47 @@ def describe(value: Any) -> str:
     return repr(value)
 
 
-def _strip(tp):
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is typing.Annotated:
-            tp = typing.get_args(tp)[0]
-            continue
-        if origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            models = [a for a in map(_strip_once, args) if isinstance(a, type) and issubclass(a, BaseModel)]
-            if len(args) == 1:
-                tp = args[0]
-                continue
-            if models:
-                return models[0]
-            containers = [a for a in map(_strip_once, args) if typing.get_origin(a) in (list, dict)]
-            if containers:
-                tp = containers[0]
-                continue
-        return tp
+def _describe_number(value: bool | int | float) -> str:
+    """describe() of a boolean or a number, .nan and .inf included."""
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'} (sim/não)"
+    if isinstance(value, float) and value != value:
+        return ".nan (não é um número)"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return f"{'-' if value < 0 else ''}.inf (infinito)"
+    return f"{value} (número)"
 
 
-def _strip_once(tp):
-    while typing.get_origin(tp) is typing.Annotated:
-        tp = typing.get_args(tp)[0]
-    return tp
+def _short(text: str, limit: int = 40) -> str:
+    """A long text cut for a message: its first characters and "…"."""
+    return text if len(text) <= limit else text[:limit - 3] + "…"
 
 
-def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
-    """The keys allowed in the mapping at loc, walking the model's annotations."""
-    tp: Any = model
-    for elem in loc:
-        tp = _strip(tp)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            if elem in tp.model_fields:
-                tp = tp.model_fields[elem].annotation
-            continue  # a union tag or validator name
-        origin = typing.get_origin(tp)
-        if origin is dict:
-            tp = typing.get_args(tp)[1]
-        elif origin is list:
-            tp = typing.get_args(tp)[0]
-    tp = _strip(tp)
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return list(tp.model_fields)
-    return None
+_ABSENT = object()
+
+
+def _key_in(node: Any, elem: Any) -> Any:
+    """The key or index under which the YAML node holds loc's elem (pydantic says "1" for a mapping's key 1);
+    _ABSENT when it holds none: a union tag, a key not written, a node that is no container."""
+    if isinstance(node, MDict):
+        if elem in node:
+            return elem
+        if isinstance(elem, str) and elem.isdigit() and int(elem) in node:
+            return int(elem)
+    elif isinstance(node, MList) and isinstance(elem, int) and 0 <= elem < len(node):
+        return elem
+    return _ABSENT
 
 
 def _walk(raw: Any, loc: tuple, root_mark: SourceMark):
     """Follows loc through the YAML tree: (parent container, last key, value mark)."""
     node, parent, key, mark = raw, None, None, getattr(raw, "mark", root_mark)
     for elem in loc:
-        if isinstance(node, MDict) and elem in node:
-            parent, key, mark, node = node, elem, node.vmark(elem), node[elem]
-        elif isinstance(node, MDict) and isinstance(elem, str) and elem.isdigit() and int(elem) in node:
-            elem = int(elem)
-            parent, key, mark, node = node, elem, node.vmark(elem), node[elem]
-        elif isinstance(node, MList) and isinstance(elem, int) and 0 <= elem < len(node):
-            parent, key, mark, node = node, elem, node.imark(elem), node[elem]
-        # otherwise: a union tag or a key not present; stay on this node
+        at = _key_in(node, elem)
+        if at is _ABSENT:
+            continue   # a union tag or a key not present; stay on this node
+        mark = node.vmark(at) if isinstance(node, MDict) else node.imark(at)
+        parent, key, node = node, at, node[at]
     return parent, key, mark, node
 
 
@@ -120,7 +94,7 @@ def validate(model: type[BaseModel], raw: Any, rel: str, diags: Diagnostics, wha
         return model.model_validate(raw)
     except ValidationError as exc:
         for err in _one_per_union(exc.errors(include_url=False)):
-            _report(model, raw, err, rel, root_mark, diags)
+            _Report(model, raw, err, root_mark, diags).tell()
         return None
 
 
@@ -134,159 +108,247 @@ def _one_per_union(errors: list[dict]) -> list[dict]:
     """pydantic reports a value that fits no branch of a union once per branch (ranking_points' int | float:
     "-5" twice, once per type). One message per value: the branch whose type matched and whose limit did
     not (-5 is an int, below 0), or, when no type matched, one error that lists them all."""
+    errors = list(errors)
+    drop: set = set()
+    for loc, members in _union_groups(errors).items():
+        typed = [i for i in members if errors[i]["type"] not in _TYPE_WORDS]
+        if typed:   # that branch's error, knowing the branches (int | float: "um número")
+            keep = typed[0]
+            errors[keep] = {**errors[keep], "branches": [errors[i]["loc"][-1] for i in members]}
+        else:
+            keep = members[0]
+            errors[keep] = _union_types_error(errors, loc, members)
+        drop.update(i for i in members if i != keep)
+    return [err for i, err in enumerate(errors) if i not in drop]
+
+
+def _union_groups(errors: list[dict]) -> dict[tuple, list[int]]:
+    """The errors about one value reported once per branch of its union: its loc → their indexes (two or more)."""
     groups: dict = {}
     for i, err in enumerate(errors):
         loc = tuple(err["loc"])
         if loc and _branch(loc[-1]):
             groups.setdefault(loc[:-1], []).append(i)
-    drop: set = set()
-    merged: dict = {}
-    for loc, members in groups.items():
-        if len(members) < 2:
-            continue
-        typed = [i for i in members if errors[i]["type"] not in _TYPE_WORDS]
-        if typed:
-            drop.update(i for i in members if i != typed[0])
-            errors[typed[0]] = {**errors[typed[0]], "branches": [errors[i]["loc"][-1] for i in members]}
-            continue
-        words = list(dict.fromkeys(_TYPE_WORDS[errors[i]["type"]] for i in members))
-        if "um número" in words and "um número inteiro" in words:
-            words.remove("um número inteiro")
-        merged[members[0]] = {**errors[members[0]], "loc": loc, "type": "union_types", "ctx": {"words": words}}
-        drop.update(members[1:])
-    return [merged.get(i, err) for i, err in enumerate(errors) if i not in drop]
+    return {loc: members for loc, members in groups.items() if len(members) >= 2}
 
 
-def _report(model, raw, err: dict, rel: str, root_mark: SourceMark, diags: Diagnostics) -> None:
-    loc = tuple(err["loc"])
-    etype = err["type"]
-    value = err.get("input")
-    placeholder = value if _is_placeholder(value) else (
-        loc[loc.index("[key]") - 1] if "[key]" in loc and _is_placeholder(loc[loc.index("[key]") - 1]) else None)
-    if placeholder is not None:
-        if "[key]" in loc:
-            p, k, mark, _ = _walk(raw, loc[:loc.index("[key]")], root_mark)
-            mark = p.kmark(k) if isinstance(p, MDict) else mark
+def _union_types_error(errors: list[dict], loc: tuple, members: list[int]) -> dict:
+    """One error for a value that has none of its union's types: "union_types", the types in words."""
+    words = list(dict.fromkeys(_TYPE_WORDS[errors[i]["type"]] for i in members))
+    if "um número" in words and "um número inteiro" in words:
+        words.remove("um número inteiro")
+    return {**errors[members[0]], "loc": loc, "type": "union_types", "ctx": {"words": words}}
+
+
+_BOUND_ERRORS = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
+# a value that is not a date where a date goes (league.schema.Date): text other than AAAA-MM-DD, a number, a date
+# with a time; and a quoted date that does not exist (league.schema._quoted_date)
+_DATE_ERRORS = ("date_type", "date_parsing", "date_from_datetime_inexact", "date_from_datetime_parsing",
+                "date_impossible")
+_SLUG_WORDS = "esperado letras minúsculas sem acento, números e hífens"
+
+
+class _Report:
+    """One pydantic error said to the editor, in Portuguese, at the YAML node its loc names: the value received,
+    what was expected there and, when there is one, what to write instead."""
+
+    def __init__(self, model, raw: Any, err: dict, root_mark: SourceMark, diags: Diagnostics):
+        self.model, self.raw, self.err, self.root_mark, self.diags = model, raw, err, root_mark, diags
+        self.loc = tuple(err["loc"])
+        self.etype = err["type"]
+        self.value = err.get("input")
+        self.ctx = err.get("ctx", {})
+
+    def tell(self) -> None:
+        placeholder = self.placeholder()
+        if placeholder is not None:
+            self.unfilled(placeholder)
+        elif "[key]" in self.loc:
+            self.bad_key(self.loc.index("[key]"))
         else:
-            mark = _walk(raw, loc, root_mark)[2]
-        diags.error(mark, f"campo ainda não preenchido: \"{placeholder}\"{_path_words(loc, raw)}",
-                    "troque o texto entre < > pelo valor certo (veja o comentário na linha)", code="placeholder")
-        return
-    if "[key]" in loc:
-        cut = loc.index("[key]")
-        parent, key, mark, node = _walk(raw, loc[:cut], root_mark)
-        kmark = parent.kmark(key) if isinstance(parent, MDict) else mark
-        if etype in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):   # a number as key
-            _range_error(model, loc, etype, err.get("ctx", {}), loc[cut - 1], _path_words(loc[:cut - 1], raw), kmark,
-                         diags)
+            self.bad_value()
+
+    def placeholder(self) -> str | None:
+        """The `<…>` of a `league new` skeleton left as the value, or as the mapping key, at loc."""
+        if _is_placeholder(self.value):
+            return self.value
+        if "[key]" in self.loc:
+            key = self.loc[self.loc.index("[key]") - 1]
+            return key if _is_placeholder(key) else None
+        return None
+
+    def key_mark(self, cut: int) -> SourceMark:
+        """Where the mapping key that loc[:cut] ends at was written (its value's mark if it is not found)."""
+        parent, key, mark, _ = _walk(self.raw, self.loc[:cut], self.root_mark)
+        return parent.kmark(key) if isinstance(parent, MDict) else mark
+
+    def unfilled(self, placeholder: str) -> None:
+        loc = self.loc
+        mark = self.key_mark(loc.index("[key]")) if "[key]" in loc else _walk(self.raw, loc, self.root_mark)[2]
+        self.diags.error(mark, f"campo ainda não preenchido: \"{placeholder}\"{_path_words(loc, self.raw)}",
+                         "troque o texto entre < > pelo valor certo (veja o comentário na linha)", code="placeholder")
+
+    def bad_key(self, cut: int) -> None:
+        """A mapping's key that is not what goes there: a number out of its range, or not an id."""
+        kmark, key = self.key_mark(cut), self.loc[cut - 1]
+        if self.etype in _BOUND_ERRORS:   # a number as key
+            _range_error(self.model, self.loc, self.etype, self.ctx, key, _path_words(self.loc[:cut - 1], self.raw),
+                         kmark, self.diags)
             return
-        diags.error(kmark, f"id inválido: recebido {describe(loc[cut - 1])}; esperado letras minúsculas sem acento, "
-                    f"números e hífens", f"use \"{slugify(str(loc[cut - 1]))}\"", code="slug")
-        return
-    parent, key, mark, node = _walk(raw, loc, root_mark)
-    where = _path_words(loc, raw)
-    if etype == "missing":
-        container_mark = getattr(node, "mark", mark)
-        where = _path_words(loc[:-1], raw)
-        diags.error(container_mark, f"falta a chave obrigatória \"{loc[-1]}\"{where}",
-                    f"acrescente \"{loc[-1]}: …\"", code="missing")
-        return
-    if etype == "extra_forbidden":
-        bad = loc[-1]
-        kmark = parent.kmark(bad) if isinstance(parent, MDict) else mark
-        allowed = _fields_at(model, loc[:-1]) or []
-        hint = did_you_mean(str(bad), allowed)
-        if not hint and allowed:
-            hint = "chaves aceitas aqui: " + ", ".join(allowed)
-        shown = bad if len(str(bad)) <= 60 else str(bad)[:57] + "…"
-        diags.error(kmark, f"chave desconhecida \"{shown}\"{_path_words(loc[:-1])}", hint, code="unknown-key")
-        return
-    if is_reported_invalid(value):
-        return  # already reported (impossible date)
-    if etype in _DATE_ERRORS:
-        _date_error(etype, value, where, mark, diags)
-        return
-    if etype in _TYPE_WORDS or etype == "union_types":
-        words = " ou ".join(err["ctx"]["words"]) if etype == "union_types" else _TYPE_WORDS[etype]
-        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {words}",
-                    _number_text_hint(value) if "um número" in words else None, code="type")
-        return
-    if etype == "finite_number":
-        lo, hi, _ = _bounds_at(model, loc)
-        need = f"um número de {_num(lo)} a {_num(hi)}" if lo is not None and hi is not None else "um número finito"
-        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado {need}",
-                    "escreva o valor em algarismos, ex.: 50.00 (.nan e .inf não são números)", code="range")
-        return
-    if etype == "literal_error":
-        expected = err.get("ctx", {}).get("expected", "")
-        options = [o.strip().strip("'") for o in expected.replace(" or ", ",").split(",") if o.strip()]
-        hint = did_you_mean(value, options)
-        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}; esperado "
-                    + " ou ".join(options), hint, code="choice")
-        return
-    if etype == "string_pattern_mismatch":
-        diags.error(mark, f"id inválido{where}: recebido {describe(value)}; esperado letras minúsculas sem acento, "
-                    f"números e hífens", f"use \"{slugify(str(value))}\"", code="slug")
-        return
-    if etype in ("too_short", "too_long"):
-        ctx = err.get("ctx", {})
-        n = ctx.get("min_length") if etype == "too_short" else ctx.get("max_length")
-        got = len(value) if hasattr(value, "__len__") else "?"
-        exact = _exact_length(model, loc)
-        need = f"exatamente {exact}" if exact else (f"pelo menos {n}" if etype == "too_short" else f"no máximo {n}")
-        hint = None if exact or etype == "too_short" else \
-            f"o máximo, {n}, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui"
-        diags.error(mark, f"quantidade inválida{where}: {got} item(ns); esperado {need}", hint, code="length")
-        return
-    if etype in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        number = any("float" in b for b in err.get("branches", ()))   # int | float: "um número"
-        _range_error(model, loc, etype, err.get("ctx", {}), value, where, mark, diags, number)
-        return
-    if etype == "union_tag_invalid":
-        diags.error(mark, f"valor inválido{where}: recebido {describe(value)}", code="type")
-        return
-    diags.error(mark, f"valor inválido{where}: {err.get('msg')} (recebido {describe(value)})", code="type")
+        self.diags.error(kmark, f"id inválido: recebido {describe(key)}; {_SLUG_WORDS}",
+                         f"use \"{slugify(str(key))}\"", code="slug")
+
+    def bad_value(self) -> None:
+        parent, _key, mark, node = _walk(self.raw, self.loc, self.root_mark)
+        if self.etype == "missing":
+            _missing(self, getattr(node, "mark", mark))
+        elif self.etype == "extra_forbidden":
+            _unknown_key(self, parent.kmark(self.loc[-1]) if isinstance(parent, MDict) else mark)
+        elif not is_reported_invalid(self.value):   # an impossible date is reported already
+            _VALUE_ERRORS.get(self.etype, _other)(self, mark, _path_words(self.loc, self.raw))
+
+
+# what each kind of error says: r, the error; mark, where its value (or key) was written; where, its path in
+# words (" em boards[2]")
+def _missing(r: _Report, container_mark: SourceMark) -> None:
+    key = r.loc[-1]
+    r.diags.error(container_mark, f"falta a chave obrigatória \"{key}\"{_path_words(r.loc[:-1], r.raw)}",
+                  f"acrescente \"{key}: …\"", code="missing")
+
+
+def _unknown_key(r: _Report, kmark: SourceMark) -> None:
+    bad = r.loc[-1]
+    allowed = fields_at(r.model, r.loc[:-1]) or []
+    hint = did_you_mean(str(bad), allowed)
+    if not hint and allowed:
+        hint = "chaves aceitas aqui: " + ", ".join(allowed)
+    r.diags.error(kmark, f"chave desconhecida \"{_short(str(bad), 60)}\"{_path_words(r.loc[:-1])}", hint,
+                  code="unknown-key")
+
+
+def _bad_date(r: _Report, mark: SourceMark, where: str) -> None:
+    _date_error(r.etype, r.value, where, mark, r.diags)
+
+
+def _wrong_type(r: _Report, mark: SourceMark, where: str) -> None:
+    words = " ou ".join(r.ctx["words"]) if r.etype == "union_types" else _TYPE_WORDS[r.etype]
+    r.diags.error(mark, f"valor inválido{where}: recebido {describe(r.value)}; esperado {words}",
+                  _number_text_hint(r.value) if "um número" in words else None, code="type")
+
+
+def _not_finite(r: _Report, mark: SourceMark, where: str) -> None:
+    lo, hi, _ = bounds_at(r.model, r.loc)
+    need = f"um número de {_num(lo)} a {_num(hi)}" if lo is not None and hi is not None else "um número finito"
+    r.diags.error(mark, f"valor inválido{where}: recebido {describe(r.value)}; esperado {need}",
+                  "escreva o valor em algarismos, ex.: 50.00 (.nan e .inf não são números)", code="range")
+
+
+def _not_a_choice(r: _Report, mark: SourceMark, where: str) -> None:
+    expected = r.ctx.get("expected", "")
+    options = [o.strip().strip("'") for o in expected.replace(" or ", ",").split(",") if o.strip()]
+    r.diags.error(mark, f"valor inválido{where}: recebido {describe(r.value)}; esperado "
+                  + " ou ".join(options), did_you_mean(r.value, options), code="choice")
+
+
+def _not_a_slug(r: _Report, mark: SourceMark, where: str) -> None:
+    r.diags.error(mark, f"id inválido{where}: recebido {describe(r.value)}; {_SLUG_WORDS}",
+                  f"use \"{slugify(str(r.value))}\"", code="slug")
+
+
+def _wrong_length(r: _Report, mark: SourceMark, where: str) -> None:
+    too_short = r.etype == "too_short"
+    n = r.ctx.get("min_length" if too_short else "max_length")
+    got = len(r.value) if hasattr(r.value, "__len__") else "?"
+    exact = _exact_length(r.model, r.loc)
+    need = f"exatamente {exact}" if exact else (f"pelo menos {n}" if too_short else f"no máximo {n}")
+    hint = None if exact or too_short else \
+        f"o máximo, {n}, fica muito acima do que uma federação usa: confira se o arquivo certo foi salvo aqui"
+    r.diags.error(mark, f"quantidade inválida{where}: {got} item(ns); esperado {need}", hint, code="length")
+
+
+def _out_of_range(r: _Report, mark: SourceMark, where: str) -> None:
+    number = any("float" in b for b in r.err.get("branches", ()))   # int | float: "um número"
+    _range_error(r.model, r.loc, r.etype, r.ctx, r.value, where, mark, r.diags, number)
+
+
+def _no_branch(r: _Report, mark: SourceMark, where: str) -> None:
+    r.diags.error(mark, f"valor inválido{where}: recebido {describe(r.value)}", code="type")
+
+
+def _other(r: _Report, mark: SourceMark, where: str) -> None:
+    r.diags.error(mark, f"valor inválido{where}: {r.err.get('msg')} (recebido {describe(r.value)})",
+                  code="type")
+
+
+# pydantic's error type → how it is said (a date's type errors are told as dates)
+_VALUE_ERRORS = {
+    **dict.fromkeys((*_TYPE_WORDS, "union_types"), _wrong_type),
+    **dict.fromkeys(_DATE_ERRORS, _bad_date),
+    "finite_number": _not_finite,
+    "literal_error": _not_a_choice,
+    "string_pattern_mismatch": _not_a_slug,
+    "too_short": _wrong_length,
+    "too_long": _wrong_length,
+    **dict.fromkeys(_BOUND_ERRORS, _out_of_range),
+    "union_tag_invalid": _no_branch,
+}
+
+
+_SIGNS = {"greater_than_equal": "≥", "less_than_equal": "≤", "greater_than": ">", "less_than": "<"}
+
+
+class _Limits(NamedTuple):
+    """The bounds a number or date broke: lo and hi, the model's inclusive bounds (None: not found), and the
+    one pydantic names (bound) with how it was broken (etype: greater_than_equal…)."""
+
+    lo: Any
+    hi: Any
+    bound: Any
+    etype: str
+
+    @property
+    def low(self) -> bool:
+        return self.etype in ("greater_than_equal", "greater_than")
+
+    def dates(self) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"uma data de {self.lo.isoformat()} a {self.hi.isoformat()}"
+        return f"uma data {'a partir de' if self.low else 'até'} {self.bound}"
+
+    def numbers(self, kind: str) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"{kind} de {_num(self.lo)} a {_num(self.hi)}"
+        return f"{kind} {_SIGNS[self.etype]} {_num(self.bound)}"
+
+    def hint(self, value: Any) -> str | None:
+        """What to do about a number beyond the bound."""
+        if self.low and self.bound == 0 and isinstance(value, (int, float)) and value < 0:
+            return "escreva o valor sem o sinal de menos"
+        if self.low:
+            return f"use um valor a partir de {_num(self.bound)}" if self.etype == "greater_than_equal" else None
+        if (self.lo, self.hi) == (1900, 2100):   # a season's year
+            return "confira o ano, ex.: 2026"
+        return (f"o máximo, {_num(self.bound)}, fica muito acima do que uma federação usa: confira se o valor foi "
+                "digitado certo (um zero a mais?)")
 
 
 def _range_error(model, loc: tuple, etype: str, ctx: dict, value: Any, where: str, mark: SourceMark,
                  diags: Diagnostics, number: bool = False) -> None:
     """A number or date beyond its bounds (league.schema: non-negative where the rule needs it, and every
     value bounded far above real use): both bounds said, and what to do."""
-    lo, hi, tp = _bounds_at(model, loc)
-    bound = next(iter(ctx.values()), None)
-    low = etype in ("greater_than_equal", "greater_than")
-    if isinstance(hi if not low else lo, dt.date) and type(value) is str:   # a quoted date ('9999-12-31'), read as the date it is
-        value = dt.date.fromisoformat(value)
+    lo, hi, tp = bounds_at(model, loc)
+    limits = _Limits(lo, hi, next(iter(ctx.values()), None), etype)
+    if isinstance(lo if limits.low else hi, dt.date) and type(value) is str:   # a quoted date ('9999-12-31'),
+        value = dt.date.fromisoformat(value)                                      # read as the date it is
     if isinstance(value, dt.date):
-        if lo is not None and hi is not None:
-            need = f"uma data de {lo.isoformat()} a {hi.isoformat()}"
-        else:
-            need = f"uma data {'a partir de' if low else 'até'} {bound}"
-        diags.error(mark, f"data fora do limite{where}: recebido {value.isoformat()}; esperado {need}",
+        diags.error(mark, f"data fora do limite{where}: recebido {value.isoformat()}; esperado {limits.dates()}",
                     "confira o ano; escreva a data como AAAA-MM-DD, ex.: 2026-03-14", code="range")
         return
     kind = "um número inteiro" if tp is int and not number else "um número"
-    if lo is not None and hi is not None:
-        need = f"{kind} de {_num(lo)} a {_num(hi)}"
-    else:
-        word = {"greater_than_equal": "≥", "less_than_equal": "≤", "greater_than": ">", "less_than": "<"}[etype]
-        need = f"{kind} {word} {_num(bound)}"
-    if low:
-        hint = "escreva o valor sem o sinal de menos" if bound == 0 and isinstance(value, (int, float)) and value < 0 \
-            else f"use um valor a partir de {_num(bound)}" if etype == "greater_than_equal" else None
-    elif (lo, hi) == (1900, 2100):   # a season's year
-        hint = "confira o ano, ex.: 2026"
-    else:
-        hint = (f"o máximo, {_num(bound)}, fica muito acima do que uma federação usa: confira se o valor foi "
-                "digitado certo (um zero a mais?)")
-    diags.error(mark, f"valor fora do limite{where}: recebido {describe(value)}; esperado {need}", hint,
-                code="range")
+    diags.error(mark, f"valor fora do limite{where}: recebido {describe(value)}; esperado {limits.numbers(kind)}",
+                limits.hint(value), code="range")
 
 
-# a value that is not a date where a date goes (league.schema.Date): text other than AAAA-MM-DD, a number, a date
-# with a time; and a quoted date that does not exist (league.schema._quoted_date)
-_DATE_ERRORS = ("date_type", "date_parsing", "date_from_datetime_inexact", "date_from_datetime_parsing",
-                "date_impossible")
 _DAY_FIRST = re.compile(r"^\s*([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})\s*$")   # 14/03/2026, 14.3.2026, 14-03-2026
 _YEAR_FIRST = re.compile(r"^\s*([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})\s*$")  # 2026/03/14, 2026-3-14
 
@@ -299,8 +361,7 @@ def _date_error(etype: str, value: Any, where: str, mark: SourceMark, diags: Dia
                     "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14", code="date")
         return
     if isinstance(value, str):
-        short = value if len(value) <= 40 else value[:37] + "…"
-        got = f"\"{short}\""
+        got = f"\"{_short(value)}\""
     elif isinstance(value, dt.datetime):
         got = f"{value.isoformat(sep=' ')} (data e hora)"
     else:
@@ -350,64 +411,6 @@ def _number_text_hint(value: Any) -> str | None:
     return None
 
 
-def _constraints(tp) -> tuple[Any, list]:
-    """The type without Annotated layers and Optional, and the constraints (Ge, Le…) of those layers."""
-    meta: list = []
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is typing.Annotated:
-            args = typing.get_args(tp)
-            for a in args[1:]:
-                meta += list(getattr(a, "metadata", None) or [a])
-            tp = args[0]
-            continue
-        if origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if len(args) == 1:
-                tp = args[0]
-                continue
-        return tp, meta
-
-
-def _bounds_at(model, loc: tuple) -> tuple[Any, Any, Any]:
-    """(lower bound, upper bound, type) of the value at loc, from the model's annotations (None: not found;
-    only inclusive bounds, ge and le). A mapping's key is at (…, key, "[key]"), as pydantic reports it."""
-    tp: Any = model
-    meta: list = []
-    for i, elem in enumerate(loc):
-        if elem == "[key]":
-            continue
-        tp, meta = _constraints(tp)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            field = tp.model_fields.get(elem) if isinstance(elem, str) else None
-            if field is not None:
-                tp, meta = field.annotation, list(field.metadata)
-            continue
-        origin = typing.get_origin(tp)
-        if origin in (typing.Union, types.UnionType):   # elem: the branch's tag (int, constrained-float, map…)
-            for arg in typing.get_args(tp):
-                inner, marks = _constraints(arg)
-                name = getattr(inner, "__name__", "")
-                if elem in (name, f"constrained-{name}") or any(getattr(m, "tag", None) == elem for m in marks):
-                    tp = arg
-                    break
-            meta = []
-        elif origin is dict:
-            tp = typing.get_args(tp)[0 if loc[i + 1:i + 2] == ("[key]",) else 1]
-            meta = []
-        elif origin is list:
-            tp = typing.get_args(tp)[0]
-            meta = []
-    tp, more = _constraints(tp)
-    lo = hi = None
-    for c in meta + more:
-        if getattr(c, "ge", None) is not None:
-            lo = c.ge
-        if getattr(c, "le", None) is not None:
-            hi = c.le
-    return lo, hi, tp
-
-
 _PLACEHOLDER = re.compile(r"^<[\w-]+>$")
 
 
@@ -427,23 +430,25 @@ def _path_words(loc: tuple, raw: Any = None) -> str:
     text = ""
     node = raw
     for e in loc:
-        if isinstance(node, MDict) and (e in node or (isinstance(e, str) and e.isdigit() and int(e) in node)):
-            key = e if e in node else int(e)
-            text += ("." if text else "") + str(key)
-            node = node[key]
-            continue
-        if isinstance(e, int) and isinstance(node, MList) and 0 <= e < len(node):
-            text += f"[{e + 1}]"
-            node = node[e]
-            continue
-        if isinstance(e, int):
-            text += f"[{e + 1}]"
-        elif e in ("text", "map", "int", "float", "str", "bool", "list[str]", "[key]") or \
-                str(e).startswith(("list[", "function-", "constrained")):
-            continue
-        else:
-            text += ("." if text else "") + str(e)
+        at = _key_in(node, e)
+        if at is not _ABSENT:
+            text += _path_step(text, at, isinstance(node, MList))
+            node = node[at]
+        elif not _unwritten(e):
+            text += _path_step(text, e, isinstance(e, int))
     return f" em {text}" if text else ""
+
+
+def _path_step(text: str, key: Any, index: bool) -> str:
+    """What one loc element adds to the path text so far: `[2]` for an index (counted from 1), `.key`."""
+    return f"[{key + 1}]" if index else ("." if text else "") + str(key)
+
+
+def _unwritten(elem: Any) -> bool:
+    """Whether a loc element is pydantic's name for what the editor did not write: a union's branch, a
+    validator, a mapping's key."""
+    return elem in ("text", "map", "int", "float", "str", "bool", "list[str]", "[key]") or \
+        str(elem).startswith(("list[", "function-", "constrained"))
 
 
 def slugify(text: str) -> str:

@@ -21,6 +21,7 @@ from yaml.nodes import ScalarNode, SequenceNode
 
 from league.content.diagnostics import Diagnostics, SourceMark
 from league.content.marked import MAX_BYTES, MDict, MList, mark_of  # noqa: F401 - also importable from here
+from league.content.yamlerrors import yaml_error
 
 try:  # the C loader is 4–5× faster; never fall back silently when it exists
     from yaml import CSafeLoader as _Loader
@@ -52,77 +53,8 @@ MAX_DEPTH = 40
 _constructor = SafeConstructor()
 
 
-_TRANSLATIONS = [
-    ("found character '\\t' that cannot start any token",
-     "caractere de tabulação (TAB) não é permitido no YAML", "recue as linhas com espaços, não com TAB"),
-    ("found a tab character", "caractere de tabulação (TAB) não é permitido no YAML",
-     "recue as linhas com espaços, não com TAB"),
-    ("mapping values are not allowed", "\":\" inesperado nesta posição",
-     "confira o recuo da linha; um texto com \":\" precisa estar entre aspas"),
-    ("could not find expected ':'", "falta \":\" depois da chave", "escreva \"chave: valor\""),
-    ("did not find expected key", "recuo inconsistente: esperava uma chave nesta posição",
-     "alinhe a linha com as outras chaves do mesmo bloco"),
-    ("did not find expected '-' indicator", "recuo inconsistente: esperava um item de lista (\"- \")",
-     "alinhe a linha com os outros itens da lista"),
-    ("found unexpected end of stream", "o arquivo termina no meio de um texto entre aspas",
-     "feche as aspas abertas"),
-    ("found undefined alias", "alias (*) não definido", "não use âncoras e aliases (&, *)"),
-    ("expected a single document", "o arquivo tem mais de um documento YAML (\"---\")",
-     "deixe um só documento por arquivo"),
-    ("did not find expected node content", "valor ausente ou inválido nesta posição",
-     "confira vírgulas e colchetes"),
-    ("while parsing a flow", "lista ou mapa entre colchetes/chaves não foi fechado",
-     "feche \"[\" com \"]\" e \"{\" com \"}\""),
-    ("exceeded maximum nesting depth", "estrutura aninhada demais",
-     "os arquivos de conteúdo têm no máximo uns 8 níveis; confira colchetes e recuo"),
-]
-_SIMPLE_KEY_LIMIT = 1024  # libyaml: an implicit key is at most 1024 characters long
 # characters YAML does not allow in a file (YAML 1.1, 5.1): C0 controls except TAB/LF/CR, DEL, C1 except NEL
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
-
-
-def _yaml_error(exc: yaml.YAMLError, rel: str, text: str) -> tuple[SourceMark, str, str | None]:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    smark = SourceMark(rel, mark.line + 1, mark.column + 1) if mark is not None else SourceMark(rel, 1, 1)
-    if mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t":
-        return smark, "YAML inválido: " + _TRANSLATIONS[0][1], _TRANSLATIONS[0][2]
-    problem = (getattr(exc, "problem", None) or str(exc)).strip()
-    context = (getattr(exc, "context", None) or "").strip()
-    cmark = getattr(exc, "context_mark", None)
-    if "could not find expected ':'" in problem and cmark is not None and mark is not None \
-            and mark.index - cmark.index > _SIMPLE_KEY_LIMIT:
-        return (SourceMark(rel, cmark.line + 1, cmark.column + 1),
-                f"YAML inválido: chave longa demais ({mark.index - cmark.index} caracteres; o máximo é "
-                f"{_SIMPLE_KEY_LIMIT})", "confira se falta uma quebra de linha ou \":\"; um texto longo vai depois "
-                "de \"chave: \", nunca no lugar da chave")
-    if mark is not None and ("expected" in problem or "not allowed" in problem):
-        quote = _unclosed_quote(text, mark.line)
-        if quote is not None:
-            line, col = quote
-            return (SourceMark(rel, line, col), "YAML inválido: aspas abertas e não fechadas nesta linha",
-                    "feche as aspas no fim do texto: \"…\"")
-    for needle, message, hint in _TRANSLATIONS:
-        if needle in problem or needle in context:
-            return smark, f"YAML inválido: {message}", hint
-    return smark, f"YAML inválido: {problem}" + (f" ({context})" if context else ""), None
-
-
-def _unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
-    """(line, column) of a double quote that opens a value on one of the lines just before the error (0-based
-    error_line) and is not closed on its line: the quoted text then runs over the next lines and libyaml
-    complains far from the real mistake."""
-    lines = text.split("\n", error_line + 1)[:error_line + 1]
-    for i in range(len(lines) - 1, max(-1, len(lines) - 21), -1):
-        line = lines[i]
-        if len(line) > 10_000:
-            continue
-        quotes = [j for j, ch in enumerate(line) if ch == '"' and (j == 0 or line[j - 1] != "\\")]
-        if len(quotes) % 2 == 0 or "'" in line or "#" in line[:quotes[-1]]:
-            continue
-        before = line[:quotes[-1]].rstrip()
-        if before == "" or before.endswith((":", "-", "[", "{", ",")):
-            return i + 1, quotes[-1] + 1
-    return None
 
 
 def _unreadable(exc: OSError) -> tuple[str, str | None]:
@@ -201,7 +133,7 @@ def parse_yaml(text: str, rel: str, diags: Diagnostics, line_offset: int = 0) ->
     try:
         node = yaml.compose(text, Loader=_MemoLoader)
     except yaml.YAMLError as exc:
-        mark, message, hint = _yaml_error(exc, rel, text)
+        mark, message, hint = yaml_error(exc, rel, text)
         if line_offset:
             mark = SourceMark(mark.path, mark.line + line_offset, mark.col)
         diags.error(mark, message, hint, code="yaml")
@@ -352,80 +284,110 @@ def _fast(text: str, rel: str, line_offset: int) -> Any:
         loader.dispose()
 
 
+_PROBLEMS = {   # what _Builder reports: (message, hint, code), the message formatted with the words given
+    "depth": (f"estrutura aninhada demais (mais de {MAX_DEPTH} níveis)",
+              "os arquivos de conteúdo têm no máximo uns 8 níveis; confira o recuo", "depth"),
+    "alias": ("âncoras e aliases do YAML (&, *) não são permitidos", "escreva o valor por extenso", "alias"),
+    "merge": ("a chave de mesclagem \"<<\" não é permitida", "escreva as chaves por extenso", "alias"),
+    "key-shape": ("uma chave deve ser um texto ou número simples", None, "content"),
+    "key-empty": ("chave vazia ou inválida", None, "content"),
+    "duplicate-key": ("chave repetida \"{key}\" (já aparece na linha {line})",
+                      "apague uma das duas ou junte o conteúdo delas", "duplicate-key"),
+    "impossible-date": ("data inexistente \"{value}\"",
+                        "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14", "date"),
+    "value": ("valor inválido \"{value}\": {exc}", None, "content"),
+}
+_NO_KEY = object()
+
+
 class _Builder:
+    """The tree of a composed file (yaml.compose's nodes): the same values and marks as _fast, and a diagnostic
+    for each thing _fast leaves to it (see _PROBLEMS)."""
+
+    def __init__(self, rel: str, diags: Diagnostics, line_offset: int):
+        self.say = _Sayer(rel, diags, line_offset)
+        self.seen: set[int] = set()
+
+    def build(self, node, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            self.say.stop(node, "depth")
+        if node.__class__ is ScalarNode:
+            return self.say.scalar(node)
+        if id(node) in self.seen:
+            self.say.stop(node, "alias")
+        self.seen.add(id(node))
+        return self.sequence(node, depth) if node.__class__ is SequenceNode else self.mapping(node, depth)
+
+    def child(self, node, depth: int) -> Any:
+        """A value inside the collection at depth: a scalar, or a collection one level deeper."""
+        return self.say.scalar(node) if node.__class__ is ScalarNode else self.build(node, depth + 1)
+
+    def sequence(self, node, depth: int) -> MList:
+        out = MList(self.say.mark(node))
+        for item in node.value:
+            out.marks.append(self.say.mark(item))
+            out.append(self.child(item, depth))
+        return out
+
+    def mapping(self, node, depth: int) -> MDict:
+        out = MDict(self.say.mark(node))
+        for knode, vnode in node.value:
+            key = self.key(knode, out)
+            if key is not _NO_KEY:
+                out[key] = self.child(vnode, depth)
+                out.key_marks[key] = self.say.mark(knode)
+                out.value_marks[key] = self.say.mark(vnode)
+        return out
+
+    def key(self, knode, mapping: MDict) -> Any:
+        """knode's key for mapping, or _NO_KEY after saying why it is none (a merge key stops the build)."""
+        if knode.tag == "tag:yaml.org,2002:merge":
+            self.say.stop(knode, "merge")
+        if knode.__class__ is not ScalarNode:
+            return self.say.error(knode, "key-shape")
+        key = self.say.scalar(knode)
+        if key is None:
+            return self.say.error(knode, "key-empty")
+        if key in mapping:
+            return self.say.error(knode, "duplicate-key", key=key, line=mapping.key_marks[key].line)
+        return key
+
+
+class _Sayer:
+    """Where a node of a composed file was written, and the diagnostic of what is wrong there (_PROBLEMS)."""
+
     def __init__(self, rel: str, diags: Diagnostics, line_offset: int):
         self.rel = rel
         self.diags = diags
         self.offset = line_offset
-        self.seen: set[int] = set()
 
     def mark(self, node) -> SourceMark:
         m = node.start_mark
         return _new(SourceMark, (self.rel, m.line + 1 + self.offset, m.column + 1))
 
-    def build(self, node, depth: int) -> Any:
-        if depth > MAX_DEPTH:
-            self.diags.error(self.mark(node), f"estrutura aninhada demais (mais de {MAX_DEPTH} níveis)",
-                             "os arquivos de conteúdo têm no máximo uns 8 níveis; confira o recuo",
-                             code="depth")
-            raise _Abort
-        cls = node.__class__
-        if cls is ScalarNode:
-            return self.scalar(node)
-        if id(node) in self.seen:
-            self.diags.error(self.mark(node), "âncoras e aliases do YAML (&, *) não são permitidos",
-                             "escreva o valor por extenso", code="alias")
-            raise _Abort
-        self.seen.add(id(node))
-        rel, off = self.rel, self.offset + 1
-        if cls is SequenceNode:
-            out = MList(self.mark(node))
-            marks = out.marks
-            for item in node.value:
-                m = item.start_mark
-                marks.append(_new(SourceMark, (rel, m.line + off, m.column + 1)))
-                out.append(self.scalar(item) if item.__class__ is ScalarNode else self.build(item, depth + 1))
-            return out
-        out = MDict(self.mark(node))
-        kmarks, vmarks = out.key_marks, out.value_marks
-        for knode, vnode in node.value:
-            if knode.tag == "tag:yaml.org,2002:merge":
-                self.diags.error(self.mark(knode), "a chave de mesclagem \"<<\" não é permitida",
-                                 "escreva as chaves por extenso", code="alias")
-                raise _Abort
-            if knode.__class__ is not ScalarNode:
-                self.diags.error(self.mark(knode), "uma chave deve ser um texto ou número simples")
-                continue
-            key = self.scalar(knode)
-            if key is None:
-                self.diags.error(self.mark(knode), "chave vazia ou inválida")
-                continue
-            km = knode.start_mark
-            if key in out:
-                first = kmarks[key]
-                self.diags.error(SourceMark(rel, km.line + off, km.column + 1),
-                                 f"chave repetida \"{key}\" (já aparece na linha {first.line})",
-                                 "apague uma das duas ou junte o conteúdo delas", code="duplicate-key")
-                continue
-            vm = vnode.start_mark
-            out[key] = self.scalar(vnode) if vnode.__class__ is ScalarNode else self.build(vnode, depth + 1)
-            kmarks[key] = _new(SourceMark, (rel, km.line + off, km.column + 1))
-            vmarks[key] = _new(SourceMark, (rel, vm.line + off, vm.column + 1))
-        return out
+    def error(self, node, problem: str, **words) -> Any:
+        """Reports one of _PROBLEMS at node; _NO_KEY (what a key that is reported is)."""
+        message, hint, code = _PROBLEMS[problem]
+        self.diags.error(self.mark(node), message.format(**words) if words else message, hint, code=code)
+        return _NO_KEY
+
+    def stop(self, node, problem: str) -> None:
+        """Reports one of _PROBLEMS at node and ends the build: the file has no tree."""
+        self.error(node, problem)
+        raise _Abort
 
     def scalar(self, node: ScalarNode) -> Any:
+        """The scalar's value; its text after reporting why it has none (an impossible date: _InvalidDate)."""
         try:
             return _construct(node)
         except (ValueError, OverflowError) as exc:
             if node.tag == "tag:yaml.org,2002:timestamp":
-                self.diags.error(self.mark(node), f"data inexistente \"{node.value}\"",
-                                 "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14",
-                                 code="date")
+                self.error(node, "impossible-date", value=node.value)
                 return _InvalidDate(node.value)
-            self.diags.error(self.mark(node), f"valor inválido \"{node.value}\": {exc}")
+            self.error(node, "value", value=node.value, exc=exc)
             return node.value
         except yaml.YAMLError as exc:
-            self.diags.error(self.mark(node), f"valor inválido \"{node.value}\": {exc}")
+            self.error(node, "value", value=node.value, exc=exc)
             return node.value
 
 

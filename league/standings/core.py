@@ -126,54 +126,70 @@ class Metric(Criterion):
 
 
 class HeadToHead(Criterion):
-    """Confronto direto (Truco 10.1, 10.2.1) per FIDE C.07 6.2 (all met) and 6.3 (not all met)."""
+    """Confronto direto (Truco 10.1, 10.2.1) per FIDE C.07 6.2 (all met) and 6.3 (not all met). Asked again of
+    every still-tied subgroup (the restart rule, Truco 10.2.1): only the encounters inside the group count."""
 
     key = "head_to_head"
 
     def split(self, group, ctx):
-        members = set(group)
-        inside = []  # each encounter once: found from its `a` side
-        for k in group:
-            for e in ctx.encounters_of(k):
-                if e.a == k and e.b in members and e.b != k:
-                    inside.append(e)
+        inside = _encounters_within(group, ctx)
         if not inside:
             return None
-        wins = {k: 0 for k in group}
-        points = {k: 0 for k in group}
-        met: dict = {k: set() for k in group}
-        for e in inside:
-            points[e.a] += e.a_points
-            points[e.b] += e.b_points
-            w = e.winner
-            if w is not None:
-                wins[w] += 1
-            met[e.a].add(e.b)
-            met[e.b].add(e.a)
-        all_met = all(len(met[k]) == len(group) - 1 for k in group)
-        if all_met:  # FIDE C.07 6.2: rank by head-to-head wins, then head-to-head points
-            buckets: dict = {}
-            for k in group:
-                buckets.setdefault((wins[k], points[k]), []).append(k)
-            if len(buckets) < 2:
-                return None
-            return [(buckets[v], (v, len(group), True)) for v in sorted(buckets, reverse=True)]
-        # FIDE C.07 6.3: place a team first only if its wins beat every other's wins plus its unplayed meetings
-        remaining = list(group)
-        placed: list[tuple[list, Any]] = []
-        while len(remaining) > 1:
-            best = max(remaining, key=lambda k: wins[k])
-            others = [k for k in remaining if k != best]
-            if all(wins[best] > wins[o] + (len(group) - 1 - len(met[o])) for o in others):
-                maximum = max(wins[o] + (len(group) - 1 - len(met[o])) for o in others)
-                placed.append(([best], ((wins[best], maximum), len(group), False)))
-                remaining = others
-            else:
-                break
-        if not placed:
-            return None
-        rest_value = ((max(wins[k] for k in remaining), None), len(group), False)
-        return placed + [(remaining, rest_value)]
+        wins, points, met = _head_to_head_record(group, inside)
+        if all(len(met[k]) == len(group) - 1 for k in group):
+            return _by_wins_then_points(group, wins, points)
+        return _out_of_reach(group, wins, met)
+
+
+def _encounters_within(group: list, ctx: RankContext) -> list[Encounter]:
+    """The encounters between two members of group, each once (found from its `a` side)."""
+    members = set(group)
+    return [e for k in group for e in ctx.encounters_of(k) if e.a == k and e.b in members and e.b != k]
+
+
+def _head_to_head_record(group: list, inside: list[Encounter]) -> tuple[dict, dict, dict]:
+    """Each member's wins and points in the encounters inside the group, and the members it met there."""
+    wins = {k: 0 for k in group}
+    points = {k: 0 for k in group}
+    met: dict = {k: set() for k in group}
+    for e in inside:
+        points[e.a] += e.a_points
+        points[e.b] += e.b_points
+        w = e.winner
+        if w is not None:
+            wins[w] += 1
+        met[e.a].add(e.b)
+        met[e.b].add(e.a)
+    return wins, points, met
+
+
+def _by_wins_then_points(group: list, wins: dict, points: dict) -> Optional[list[tuple[list, Any]]]:
+    """FIDE C.07 6.2 (every member met every other): rank by head-to-head wins, then head-to-head points."""
+    buckets: dict = {}
+    for k in group:
+        buckets.setdefault((wins[k], points[k]), []).append(k)
+    if len(buckets) < 2:
+        return None
+    return [(buckets[v], (v, len(group), True)) for v in sorted(buckets, reverse=True)]
+
+
+def _out_of_reach(group: list, wins: dict, met: dict) -> Optional[list[tuple[list, Any]]]:
+    """FIDE C.07 6.3 (not all met): place a team first only if its wins beat every other's wins plus its unplayed
+    meetings (the most that one could have had), again for the rest; whoever is left stays tied."""
+    reach = {k: wins[k] + (len(group) - 1 - len(met[k])) for k in group}
+    remaining = list(group)
+    placed: list[tuple[list, Any]] = []
+    while len(remaining) > 1:
+        best = max(remaining, key=wins.__getitem__)
+        others = [k for k in remaining if k != best]
+        if not all(wins[best] > reach[o] for o in others):
+            break
+        placed.append(([best], ((wins[best], max(reach[o] for o in others)), len(group), False)))
+        remaining = others
+    if not placed:
+        return None
+    rest_value = ((max(wins[k] for k in remaining), None), len(group), False)
+    return placed + [(remaining, rest_value)]
 
 
 class RecordedDraw(Criterion):

@@ -56,45 +56,75 @@ def explain(b: Optional[Boundary], what: str = "equipes") -> Optional[str]:
     """One sentence for a boundary decided by a criterion (`what`: "equipes" or "duplas")."""
     if b is None:
         return None
-    key = b.key
-    if key == "head_to_head":
-        (above, size, all_met), (below, _n, _m) = b.above, b.below
-        if all_met:
-            if size == 2:
-                return _("à frente pelo confronto direto (%(above)sx%(below)s)") % {"above": above[1],
-                                                                                   "below": below[1]}
-            values = {"size": size, "wins": above[0], "points": above[1], "wins_below": below[0],
-                      "points_below": below[1]}
-            if what == "duplas":
-                return _("à frente pelo confronto direto entre as %(size)s duplas (%(wins)s vit., %(points)s pts "
-                         "contra %(wins_below)s vit., %(points_below)s pts)") % values
-            return _("à frente pelo confronto direto entre as %(size)s equipes (%(wins)s vit., %(points)s pts "
-                     "contra %(wins_below)s vit., %(points_below)s pts)") % values
+    say = _SENTENCES.get(b.key)
+    if say is not None:
+        return say(b, what)
+    if b.key in PHRASES:
+        return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {
+            "criterion": PHRASES[b.key], "above": fmt_num(b.above), "below": fmt_num(b.below)}
+    return _("à frente pelo critério “%(criterion)s”") % {"criterion": NAMES.get(b.key, b.key)}
+
+
+def _head_to_head(b: Boundary, what: str) -> str:
+    """league.standings.core.HeadToHead's values: ((wins, points), size, True) when every pair met (FIDE C.07
+    6.2); ((wins, the most another could reach), size, False) when not (6.3)."""
+    above, size, all_met = b.above
+    below = b.below[0]
+    if not all_met:
         (wins, maximum) = above
         return _("à frente pelo confronto direto (%(wins)s vitória(s); nenhuma outra empatada pode passar de "
                  "%(maximum)s, pois nem todas se enfrentaram)") % {"wins": wins, "maximum": maximum}
-    if key == "draw":
-        return _("à frente por sorteio registrado")
-    if key in ("pair_points_balance", "pontinhos_balance"):
-        return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {
-            "criterion": PHRASES[key], "above": signed(b.above), "below": signed(b.below)}
-    if key == "group_position":
-        return _("à frente pela colocação no grupo (%(above)s contra %(below)s)") % {
-            "above": ordinal(b.above[1]), "below": ordinal(b.below[1])}
-    if key == "eliminated_in":
-        return _("à frente por ter avançado mais no mata-mata")
-    if key == "countback":   # league.standings.core.countback: the first place whose counts differ
-        above, below = countback_counts(b.above), countback_counts(b.below)
-        for place in sorted({*above, *below}):
-            x, y = above.get(place, 0), below.get(place, 0)
-            if x != y:
-                return _("à frente pelo número de %(place)s lugares (%(above)s contra %(below)s)") % {
-                    "place": ordinal(place), "above": x, "below": y}
-        return _("à frente pelas colocações")
-    if key in PHRASES:
-        return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {
-            "criterion": PHRASES[key], "above": fmt_num(b.above), "below": fmt_num(b.below)}
-    return _("à frente pelo critério “%(criterion)s”") % {"criterion": NAMES.get(key, key)}
+    if size == 2:
+        return _("à frente pelo confronto direto (%(above)sx%(below)s)") % {"above": above[1], "below": below[1]}
+    values = {"size": size, "wins": above[0], "points": above[1], "wins_below": below[0],
+              "points_below": below[1]}
+    if what == "duplas":
+        return _("à frente pelo confronto direto entre as %(size)s duplas (%(wins)s vit., %(points)s pts "
+                 "contra %(wins_below)s vit., %(points_below)s pts)") % values
+    return _("à frente pelo confronto direto entre as %(size)s equipes (%(wins)s vit., %(points)s pts "
+             "contra %(wins_below)s vit., %(points_below)s pts)") % values
+
+
+def _draw(b: Boundary, what: str) -> str:
+    return _("à frente por sorteio registrado")
+
+
+def _balance(b: Boundary, what: str) -> str:
+    """A balance, signed: +12 contra −3."""
+    return _("à frente %(criterion)s (%(above)s contra %(below)s)") % {
+        "criterion": PHRASES[b.key], "above": signed(b.above), "below": signed(b.below)}
+
+
+def _group_position(b: Boundary, what: str) -> str:
+    return _("à frente pela colocação no grupo (%(above)s contra %(below)s)") % {
+        "above": ordinal(b.above[1]), "below": ordinal(b.below[1])}
+
+
+def _eliminated_in(b: Boundary, what: str) -> str:
+    return _("à frente por ter avançado mais no mata-mata")
+
+
+def _countback(b: Boundary, what: str) -> str:
+    """league.standings.core.countback: the first place whose counts differ."""
+    above, below = countback_counts(b.above), countback_counts(b.below)
+    for place in sorted({*above, *below}):
+        x, y = above.get(place, 0), below.get(place, 0)
+        if x != y:
+            return _("à frente pelo número de %(place)s lugares (%(above)s contra %(below)s)") % {
+                "place": ordinal(place), "above": x, "below": y}
+    return _("à frente pelas colocações")
+
+
+# criterion key → its sentence (a criterion of PHRASES that is not here: "à frente <phrase> (a contra b)")
+_SENTENCES = {
+    "head_to_head": _head_to_head,
+    "draw": _draw,
+    "pair_points_balance": _balance,
+    "pontinhos_balance": _balance,
+    "group_position": _group_position,
+    "eliminated_in": _eliminated_in,
+    "countback": _countback,
+}
 
 
 def tie_text(final: bool, needs_draw: bool = True) -> str:
