@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from league.cli.serve import DevServer, State, _unexpected, error_page, inject
+from league.cli.serve import DevServer
+from league.cli.serve.failures import _unexpected
+from league.cli.serve.live import State, error_page, inject
 from tests.bad_input.harness import copy_base
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -445,9 +447,9 @@ def test_a_folder_moved_in_is_seen(server, tmp_path):
 
 
 def test_event_streams_are_bounded_kept_alive_and_freed_when_the_page_goes(server, monkeypatch):
-    import league.cli.serve
-    monkeypatch.setattr(league.cli.serve, "MAX_LISTENERS", 2)
-    server.heartbeat = 0.1
+    import league.cli.serve.live
+    monkeypatch.setattr(league.cli.serve.live, "MAX_LISTENERS", 2)
+    server.live.heartbeat = 0.1
     first, second = Events(server), Events(server)
     try:
         assert first.next()[0] == "reload" and second.next()[0] == "reload"
@@ -457,9 +459,9 @@ def test_event_streams_are_bounded_kept_alive_and_freed_when_the_page_goes(serve
         assert first.comments >= 2                         # the heartbeat
         first.close()                                      # a tab closed: its stream ends at the next heartbeat
         deadline = time.monotonic() + HEAR
-        while server.listeners > 1 and time.monotonic() < deadline:
+        while server.live.listeners > 1 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert server.listeners == 1
+        assert server.live.listeners == 1
         third = Events(server)
         assert third.status == 200 and third.next() == ("reload", {"version": 1})
         third.close()

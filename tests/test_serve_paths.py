@@ -11,7 +11,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from league.cli.serve import MAX_TARGET, DevServer, site_path
+from league.cli.serve import DevServer
+from league.cli.serve.handler import MAX_TARGET, site_path
 from tests.bad_input.harness import copy_base
 
 SECRET = "segredo-fora-do-site-7f3a"
@@ -144,11 +145,11 @@ def test_a_very_long_path_is_answered_cleanly(server, capfd, length, shape):
 
 
 def test_a_failing_request_is_one_line_in_the_log(server, capfd, monkeypatch):
-    import league.cli.serve
+    import league.cli.serve.handler
 
     def boom(*args):
         raise RuntimeError("falha de teste")
-    monkeypatch.setattr(league.cli.serve, "site_path", boom)
+    monkeypatch.setattr(league.cli.serve.handler, "site_path", boom)
     logged = len(server.lines)
     try:
         raw(server, "/2026/")

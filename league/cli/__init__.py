@@ -28,7 +28,7 @@ def _print_diags(diags, fmt: str) -> None:
 class _Progress:
     """A bar on the terminal for builds that take a while: a phase line, then a bar while the pages are
     made, which only moves forward and ends at 100 %; a later phase ends it. Drawn by the build's own
-    process only (league.render.run_plan: a forked worker is never handed it). Quiet when the build
+    process only (league.engine.rendering.run_plan: a forked worker is never handed it). Quiet when the build
     finishes within `quiet_for` seconds."""
 
     def __init__(self, file=None, quiet_for: float = 1.0) -> None:
@@ -48,21 +48,31 @@ class _Progress:
         if self.bar is None and time.monotonic() - self.start < self.quiet_for:
             self.phase = phase
             return  # short builds stay quiet
-        if total and self.bar is None and phase not in self.ended:
+        if self.bar is None:
+            self._begin(phase, total)
+        if self.bar is not None:
+            self._advance(done, total)
+        self.phase = phase
+
+    def _begin(self, phase: str, total: int) -> None:
+        """A bar for a phase that counts its steps (none again for a phase whose bar ended), or the name of a
+        new phase that does not."""
+        if total and phase not in self.ended:
             self.bar = click.progressbar(length=total, label=phase, file=self.file, show_eta=False, show_pos=True,
                                           show_percent=True)
             self.bar.__enter__()
             self.last = 0
-        if self.bar is not None:
-            done = min(done, total)
-            if done > self.last:   # never backwards
-                self.bar.update(done - self.last)
-                self.last = done
-            if done >= total:
-                self.close()
         elif not total and phase != self.phase:
             click.echo(f"{phase}…", file=self.file)
-        self.phase = phase
+
+    def _advance(self, done: int, total: int) -> None:
+        """The bar at `done` of `total`: it never goes backwards, and ends at 100 %."""
+        done = min(done, total)
+        if done > self.last:
+            self.bar.update(done - self.last)
+            self.last = done
+        if done >= total:
+            self.close()
 
     def close(self) -> None:
         """Ends the bar where it is (a later phase, the build's end, an error)."""
@@ -162,32 +172,39 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
         finally:   # the bar ends before anything else is printed (an error too)
             if progress is not None:
                 progress.close()
-    except LeagueError as exc:
+    except (LeagueError, OutError, OSError, RuntimeError) as exc:
+        _build_failed(exc, out)
+        raise   # a RuntimeError that is no search failure: a bug
+    _print_diags(report.diagnostics, "text")
+    pages = f"{report.rendered} de {report.pages} página(s) gerada(s), " if report.pages else ""
+    click.echo(f"site escrito em {out}/: {pages}{report.written} arquivo(s) escrito(s), {report.unchanged} "
+               f"inalterado(s), em {report.seconds:.1f} s.", err=True)
+
+
+def _build_failed(exc: Exception, out: Path) -> None:
+    """Why `league build` wrote nothing, and its exit status: 1 for the content's errors (listed) and a search
+    index that could not be made, 2 for out/ or the machine (a full disk, a read-only folder…). Returns only
+    for a RuntimeError that is no search failure."""
+    if isinstance(exc, LeagueError):
         _print_diags(exc.diagnostics, "text")
         n = sum(1 for d in exc.diagnostics if d.level == "error")
         click.echo(f"{n} erro(s); nada foi escrito, {out}/ continua como estava.", err=True)
         sys.exit(1)
-    except OutError as exc:
+    if isinstance(exc, OutError):
         click.echo(f"erro: {exc}", err=True)
         sys.exit(2)
-    except OSError as exc:   # the machine, not the content: a full disk, a read-only folder…
+    if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
         click.echo(f"erro: não foi possível escrever o site: {exc.strerror or exc}{where}; nada foi publicado, "
                    f"{out}/ continua como estava.\n    sugestão: libere espaço em disco ou verifique as permissões "
                    "da pasta.", err=True)
         sys.exit(2)
-    except RuntimeError as exc:
-        from league.site.search import SearchError
-        if not isinstance(exc, SearchError):
-            raise
+    from league.site.search import SearchError
+    if isinstance(exc, SearchError):
         click.echo(f"erro: o índice de busca não pôde ser gerado: {exc}\n"
                    f"    sugestão: reinstale o pagefind (pip install 'pagefind[bin]') ou use --no-search; "
                    f"nada foi escrito, {out}/ continua como estava.", err=True)
         sys.exit(1)
-    _print_diags(report.diagnostics, "text")
-    pages = f"{report.rendered} de {report.pages} página(s) gerada(s), " if report.pages else ""
-    click.echo(f"site escrito em {out}/: {pages}{report.written} arquivo(s) escrito(s), {report.unchanged} "
-               f"inalterado(s), em {report.seconds:.1f} s.", err=True)
 
 
 @main.command()

@@ -34,26 +34,33 @@ def locate(arg: str, content: Optional[Path]) -> Located:
     m = YEAR_ID.match(arg)
     if m and not Path(arg).exists():
         root = content or Path("content")
-        path = root / "seasons" / m.group(1) / "quatrilho" / f"{m.group(2)}.yaml"
-        if not path.is_file():
-            known = sorted(f"{p.parent.parent.name}/{p.stem}" for p in root.glob("seasons/*/quatrilho/*.yaml"))
-            from league.content.diagnostics import did_you_mean
-            hint = did_you_mean(arg, known) or (f"campeonatos: {', '.join(known)}" if known else
-                                                f"nenhum campeonato em {root}/seasons/*/quatrilho/")
-            raise click.BadParameter(f"campeonato \"{arg}\" não encontrado ({path}); {hint}",
-                                     param_hint="CHAMPIONSHIP")
-        return Located(path, root)
+        return Located(_by_id(arg, m, root), root)
     path = Path(arg)
     if not path.is_file():
         raise click.BadParameter(f"arquivo \"{arg}\" não encontrado; use o caminho do arquivo do campeonato ou "
                                  "<ano>/<id>, ex.: 2026/chapeco", param_hint="CHAMPIONSHIP")
-    if content is None:
-        parts = path.resolve().parents
-        if len(parts) < 4 or parts[0].name != "quatrilho" or parts[2].name != "seasons":
-            raise click.BadParameter(f"\"{arg}\" não está em <conteúdo>/seasons/<ano>/quatrilho/; indique a pasta "
-                                     "de conteúdo com --content", param_hint="CHAMPIONSHIP")
-        content = parts[3]
-    return Located(path, content)
+    return Located(path, content if content is not None else _content_of(arg, path))
+
+
+def _by_id(arg: str, m: re.Match, root: Path) -> Path:
+    """The file of championship <year>/<id> under the content folder `root`; else what the folder has."""
+    path = root / "seasons" / m.group(1) / "quatrilho" / f"{m.group(2)}.yaml"
+    if not path.is_file():
+        known = sorted(f"{p.parent.parent.name}/{p.stem}" for p in root.glob("seasons/*/quatrilho/*.yaml"))
+        from league.content.diagnostics import did_you_mean
+        hint = did_you_mean(arg, known) or (f"campeonatos: {', '.join(known)}" if known else
+                                            f"nenhum campeonato em {root}/seasons/*/quatrilho/")
+        raise click.BadParameter(f"campeonato \"{arg}\" não encontrado ({path}); {hint}", param_hint="CHAMPIONSHIP")
+    return path
+
+
+def _content_of(arg: str, path: Path) -> Path:
+    """The content folder a championship file is in: <content>/seasons/<year>/quatrilho/<file>."""
+    parts = path.resolve().parents
+    if len(parts) < 4 or parts[0].name != "quatrilho" or parts[2].name != "seasons":
+        raise click.BadParameter(f"\"{arg}\" não está em <conteúdo>/seasons/<ano>/quatrilho/; indique a pasta "
+                                 "de conteúdo com --content", param_hint="CHAMPIONSHIP")
+    return parts[3]
 
 
 def load(loc: Located):
@@ -67,15 +74,23 @@ def load(loc: Located):
     try:
         league = loader.load()
     except LeagueError as exc:
-        raise DrawError("\n".join(d.format_text() for d in exc.diagnostics))
+        raise DrawError(_listed(exc.diagnostics))
     errors = [d for d in loader.diags.errors if d.mark.path == rel]
     if errors:
-        raise DrawError("\n".join(d.format_text() for d in errors)
-                        + "\ncorrija o arquivo do campeonato antes do sorteio")
+        raise DrawError(_listed(errors) + "\ncorrija o arquivo do campeonato antes do sorteio")
+    return league, _championship(league, rel)
+
+
+def _listed(diags) -> str:
+    return "\n".join(d.format_text() for d in diags)
+
+
+def _championship(league, rel: str) -> Championship:
+    """The championship read from the file `rel` (as the loader names it)."""
     champ = next((c for s in league.seasons for c in s.championships if c.path == rel), None)
     if champ is None:
         raise DrawError(f"{rel}: o campeonato não pôde ser lido")
-    return league, champ
+    return champ
 
 
 def players_for(ch: Championship, round_number: int, absent: Sequence[int] = ()) -> list[int]:
@@ -139,32 +154,41 @@ def append_round(text: str, raw: MDict, proposal: DrawProposal, absent: Sequence
         lines[-1] += "\n"
     if "rounds" not in raw:
         return "".join(lines + ["rounds:\n"] + round_block(proposal, "  ", " ", absent))
-    keys = list(raw)
     key_line = raw.kmark("rounds").line          # 1-based
-    value = raw["rounds"]
+    dash, gap = _item_indent(lines, raw["rounds"], key_line)
+    at = _rounds_end(lines, raw, key_line)
+    return "".join(lines[:at] + round_block(proposal, dash, gap, absent) + lines[at:])
+
+
+def _item_indent(lines: list[str], value, key_line: int) -> tuple[str, str]:
+    """The indentation of the items of `rounds:` (the spaces before the dash, and after it): those of its
+    first round, or two and one for an empty list (whose "[]" goes, in `lines`); DrawError for a list written
+    in brackets or anything but a list."""
     if isinstance(value, MList) and value:
         first = value.imark(0).line
         m = re.match(r"^( *)-( +)", lines[first - 1])
         if first == key_line or m is None:
             raise DrawError(f"rounds: (linha {key_line}) está escrito entre colchetes; escreva as rodadas como itens "
                             "\"- tables: …\" para que o sorteio possa ser acrescentado")
-        dash, gap = m.group(1), m.group(2)
-    elif value is None or (isinstance(value, MList) and not value):
-        line = lines[key_line - 1]
-        if isinstance(value, MList):
-            fixed = re.sub(r"^(rounds:)\s*\[\s*\]", r"\1", line)
-            if fixed == line:
-                raise DrawError(f"rounds: (linha {key_line}) não pôde ser editado; escreva \"rounds:\" sozinho na linha")
-            lines[key_line - 1] = fixed
-        dash, gap = "  ", " "
-    else:
+        return m.group(1), m.group(2)
+    if isinstance(value, MList):   # rounds: []
+        fixed = re.sub(r"^(rounds:)\s*\[\s*\]", r"\1", lines[key_line - 1])
+        if fixed == lines[key_line - 1]:
+            raise DrawError(f"rounds: (linha {key_line}) não pôde ser editado; escreva \"rounds:\" sozinho na linha")
+        lines[key_line - 1] = fixed
+    elif value is not None:
         raise DrawError(f"rounds: (linha {key_line}) deve ser uma lista de rodadas")
+    return "  ", " "
+
+
+def _rounds_end(lines: list[str], raw: MDict, key_line: int) -> int:
+    """The line after the last round: before the next top-level key, its comments and the blank lines."""
+    keys = list(raw)
     nxt = keys.index("rounds") + 1
-    end = raw.kmark(keys[nxt]).line - 1 if nxt < len(keys) else len(lines)   # lines before the next top-level key
-    at = end
+    at = raw.kmark(keys[nxt]).line - 1 if nxt < len(keys) else len(lines)   # lines before the next top-level key
     while at > key_line and (not lines[at - 1].strip() or lines[at - 1].startswith("#")):
         at -= 1                                    # leave blank lines and the next key's comments where they are
-    return "".join(lines[:at] + round_block(proposal, dash, gap, absent) + lines[at:])
+    return at
 
 
 def write_round(loc: Located, proposal: DrawProposal, absent: Sequence[int] = ()) -> int:

@@ -82,7 +82,12 @@ def _c(code: str, comment: str = "", width: int = 40) -> str:
 
 def stage_skeleton(season: str, stage_id: str, boards: int = 5) -> str:
     """The body of a new Truco stage file (without the modeline)."""
-    out = [
+    return "".join(_stage_head(season, stage_id) + _stage_teams(boards) + _stage_phases(boards) + STAGE_TAIL)
+
+
+def _stage_head(season: str, stage_id: str) -> list[str]:
+    """How to fill the file in, then the stage's name, date, host and status."""
+    return [
         f"# Etapa \"{stage_id}\" do Interclubes de Truco, temporada {season}.\n",
         "# Como preencher:\n",
         "#   1. troque cada <…> pelo valor certo: ids de clubs.yaml e players.yaml, data AAAA-MM-DD, placares;\n",
@@ -97,8 +102,12 @@ def stage_skeleton(season: str, stage_id: str, boards: int = 5) -> str:
         _c("status: scheduled", "scheduled (agendada), in_progress (em andamento)"),
         _c("", "ou final (encerrada): só etapas final valem ranking"),
         "\n",
-        _c("teams:", "equipes da etapa: id da equipe → elenco"),
     ]
+
+
+def _stage_teams(boards: int) -> list[str]:
+    """`teams:` with two teams of `boards` pairs each, the first explained, the second as the one to copy."""
+    out = [_c("teams:", "equipes da etapa: id da equipe → elenco")]
     player = 0
     for t in (1, 2):
         out.append(_c(f"  <equipe-{t}>:", "id da equipe; o clube é o próprio id (clubs.yaml)"
@@ -113,7 +122,12 @@ def stage_skeleton(season: str, stage_id: str, boards: int = 5) -> str:
                           "ids de players.yaml" if t == 1 and i == 0 else ""))
         if t == 1:
             out.append(_c("      # - [jogador, jogador]", "uma dupla a mais pode ficar de fora de um confronto"))
-    out += [
+    return out
+
+
+def _stage_phases(boards: int) -> list[str]:
+    """`phases:` with a group phase of one match of `boards` boards."""
+    out = [
         "\n",
         _c("phases:", "fases, em ordem"),
         _c("  - name: Fase de grupos"),
@@ -129,32 +143,34 @@ def stage_skeleton(season: str, stage_id: str, boards: int = 5) -> str:
     for i in range(boards):
         out.append(_c('              - "<placar>"', 'partidas, tentos da casa primeiro: "12-7 9-12 12-10"'
                       if i == 0 else ""))
-    out += [
-        _c("            # walkover: <equipe>", "em vez de boards: a equipe que não compareceu (5x0)"),
-        "  # Mata-mata (opcional): rodadas em ordem; uma rodada sem for_place/places elimina o perdedor.\n",
-        "  # - name: Fase final\n",
-        "  #   knockout:\n",
-        "  #     - round: Semifinal\n",
-        "  #       matches:\n",
-        "  #         - {home: <equipe>, away: <equipe>, boards: [\"12-5 12-7\", …]}\n",
-        "  #     - round: Disputa de 3º lugar\n",
-        "  #       for_place: 3                # o vencedor fica em 3º, o perdedor em 4º\n",
-        "  #       matches: […]\n",
-        "  #     - round: Final\n",
-        "  #       for_place: 1\n",
-        "  #       matches: […]\n",
-        "\n",
-        "# Sorteios (item 10.1): só quando `league check` avisar de um empate que precisa de sorteio.\n",
-        "# draws:\n",
-        "#   - teams: [<equipe>, <equipe>]\n",
-        "#     order: [<equipe>, <equipe>]     # ordem sorteada, do primeiro ao último\n",
-        "#     note: Sorteio na mesa da organização\n",
-        "# Desclassificações (item 4.12):\n",
-        "# disqualified:\n",
-        "#   - team: <equipe>\n",
-        "#     reason: Item 4.12\n",
-    ]
-    return "".join(out)
+    out.append(_c("            # walkover: <equipe>", "em vez de boards: a equipe que não compareceu (5x0)"))
+    return out
+
+
+STAGE_TAIL = [   # the knockout, the draws and the disqualifications: commented out, for when they come
+    "  # Mata-mata (opcional): rodadas em ordem; uma rodada sem for_place/places elimina o perdedor.\n",
+    "  # - name: Fase final\n",
+    "  #   knockout:\n",
+    "  #     - round: Semifinal\n",
+    "  #       matches:\n",
+    "  #         - {home: <equipe>, away: <equipe>, boards: [\"12-5 12-7\", …]}\n",
+    "  #     - round: Disputa de 3º lugar\n",
+    "  #       for_place: 3                # o vencedor fica em 3º, o perdedor em 4º\n",
+    "  #       matches: […]\n",
+    "  #     - round: Final\n",
+    "  #       for_place: 1\n",
+    "  #       matches: […]\n",
+    "\n",
+    "# Sorteios (item 10.1): só quando `league check` avisar de um empate que precisa de sorteio.\n",
+    "# draws:\n",
+    "#   - teams: [<equipe>, <equipe>]\n",
+    "#     order: [<equipe>, <equipe>]     # ordem sorteada, do primeiro ao último\n",
+    "#     note: Sorteio na mesa da organização\n",
+    "# Desclassificações (item 4.12):\n",
+    "# disqualified:\n",
+    "#   - team: <equipe>\n",
+    "#     reason: Item 4.12\n",
+]
 
 
 def championship_skeleton(season: str, champ_id: str) -> str:

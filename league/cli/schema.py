@@ -92,27 +92,43 @@ class _Generator(GenerateJsonSchema):
         return js
 
 
+WRAPPERS = ("function-after", "function-before", "function-wrap", "nullable")   # core schemas around another
+
+
 def _key_names(core: Optional[dict]) -> Optional[dict]:
     """The `propertyNames` schema for the keys of a mapping: numbers and ids become text patterns."""
-    while core and core.get("type") in ("function-after", "function-before", "function-wrap", "nullable") \
-            and "schema" in core:
+    while core and core.get("type") in WRAPPERS and "schema" in core:
         core = core["schema"]
-    if not core:
-        return None
-    if core["type"] == "int":
-        positive = (core.get("ge") is not None and core["ge"] >= 1) or (core.get("gt") is not None and core["gt"] >= 0)
-        top = core.get("le")
-        if positive and top is not None and top >= 10 and str(top) == "1" + "0" * (len(str(top)) - 1):
-            # 1 … 10ⁿ (league.schema's bounds on numbers used as keys: registrations, tables, places)
-            return {"pattern": rf"^([1-9][0-9]{{0,{len(str(top)) - 2}}}|{top})$"}
-        return {"pattern": r"^[1-9][0-9]*$" if positive else r"^(0|-?[1-9][0-9]*)$"}
-    if core["type"] == "str" and core.get("pattern"):
-        return {"pattern": core["pattern"]}
-    if core["type"] == "union":
-        parts = [_key_names(c[0] if isinstance(c, tuple) else c) for c in core["choices"]]
-        if parts and all(parts):
-            return {"anyOf": parts}
-    return None
+    names = KEY_NAMES.get(core["type"]) if core else None
+    return names(core) if names else None
+
+
+def _str_key_names(core: dict) -> Optional[dict]:
+    return {"pattern": core["pattern"]} if core.get("pattern") else None
+
+
+def _union_key_names(core: dict) -> Optional[dict]:
+    """Any of the choices' patterns, when each has one."""
+    parts = [_key_names(c[0] if isinstance(c, tuple) else c) for c in core["choices"]]
+    return {"anyOf": parts} if parts and all(parts) else None
+
+
+def _int_key_names(core: dict) -> dict:
+    """The pattern of a number written as a key: positive or any; 1 … 10ⁿ exactly (league.content.schema's bounds on
+    numbers used as keys: registrations, tables, places)."""
+    positive = (core.get("ge") is not None and core["ge"] >= 1) or (core.get("gt") is not None and core["gt"] >= 0)
+    top = core.get("le")
+    if positive and _power_of_ten(top):
+        return {"pattern": rf"^([1-9][0-9]{{0,{len(str(top)) - 2}}}|{top})$"}
+    return {"pattern": r"^[1-9][0-9]*$" if positive else r"^(0|-?[1-9][0-9]*)$"}
+
+
+def _power_of_ten(top: Optional[int]) -> bool:
+    """10, 100, 1000…"""
+    return top is not None and top >= 10 and str(top) == "1" + "0" * (len(str(top)) - 1)
+
+
+KEY_NAMES = {"int": _int_key_names, "str": _str_key_names, "union": _union_key_names}   # by pydantic-core type
 
 
 def generate(kind: Kind) -> dict:
