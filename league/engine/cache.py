@@ -96,12 +96,13 @@ class Cache:
 
     def get(self, key: str, shape: Any = object) -> Any:
         """The value stored under `key`, or None: none stored, or one corrupted — its digest does not match, it
-        does not decode, or it does not fit `shape` (league.codec.fits: what the caller goes on to use) —,
+        does not decode, or it does not fit `shape` (league.engine.shapes.fits: what the caller goes on to use) —,
         which is deleted, with a warning."""
         if self.dir is None:
             return None
         path = self._path(key)
         from league.engine import codec
+        from league.engine.shapes import fits
         try:
             data = _read(path)
         except OSError as exc:
@@ -113,7 +114,7 @@ class Cache:
             if data is None:
                 raise codec.CodecError("não é um arquivo comum")
             value = _open(key, data)
-            if value is not None and not codec.fits(value, shape):
+            if value is not None and not fits(value, shape):
                 raise codec.CodecError("valor de outra forma")
         except codec.CodecError as exc:
             self.corrupted(path, str(exc))

@@ -127,7 +127,7 @@ def page_base(results, content: Path, templates: Path, flags, updated,
     return _h(*base), files
 
 
-# a stage's signatures in the build cache (league.codec.fits): ({team: sig}, {pair: sig})
+# a stage's signatures in the build cache (league.engine.shapes.fits): ({team: sig}, {pair: sig})
 SIGNATURES_ENTRY = ({str: str}, {tuple: str})
 # what a build's record keeps of its keys (PageKeys.state), checked when the next build reads it back
 KEY_STATE = {"base": str, "seasons": {str: str}, "pairs": {(str, str): ((str,), str)}, "players": {str: (str,)}}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from league.content.diagnostics import Diagnostic, SourceMark
-from league.engine.codec import Keys, Opt, RelPath
+from league.engine.shapes import Keys, Opt, RelPath
 from league.engine.incremental import KEY_STATE
 
 
@@ -56,7 +56,7 @@ def _stamp(content: Path, templates: Path | None, flags, inputs: tuple[dict, dic
     return h.hexdigest()
 
 
-# what a build records in the cache (write_record) and the next one reads back (league.codec.fits): the stamp
+# what a build records in the cache (write_record) and the next one reads back (league.engine.shapes.fits): the stamp
 # (the no-op check), and the record, whose paths a rebuild keeps, deletes or writes under out/
 STAMP = Keys({"stamp": str, "inputs": str, "diagnostics": [Diagnostic], "files": int, "pages": int})
 RECORD = Keys({**STAMP.required, "pages": {str: (Opt(str), (RelPath,), Opt(str))}, "stub_code": str},

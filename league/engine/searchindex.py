@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 
-from league.engine.codec import RelPath
+from league.engine.shapes import RelPath
 
 SEARCH_DIGEST = ".pagefind-digest"
 SEARCH_CACHE = "search-index"
 
-# the last search index in the cache: (the stubs' digest, {path under out/: bytes}), league.codec.fits
+# the last search index in the cache: (the stubs' digest, {path under out/: bytes}), league.engine.shapes.fits
 SEARCH_ENTRY = (str, {RelPath: bytes})
 
 
