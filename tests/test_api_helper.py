@@ -1,5 +1,5 @@
 """A first build with enough stages makes its JSON and CSV files in a process of its own, forked before the
-plan (league/engine/build.py `_start_api_helper`): the site, the report and the build's record are the ones of a
+plan (league/engine/helpers.py `start_api_helper`): the site, the report and the build's record are the ones of a
 build that makes them with the pages, and a failure there fails the build, leaving nothing behind."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import league.engine.build as B
+import league.engine.helpers as H
+import league.engine.record as REC
 from league.engine.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,28 +25,28 @@ def forks(monkeypatch):
     if R.workers_for(10 ** 9) < 2:
         pytest.skip("one core: no process of its own for the API files")
     started = []
-    start = B._start_api_helper
+    start = H.start_api_helper
 
     def spy(api, writer):
         started.append(len(api))
         return start(api, writer)
-    monkeypatch.setattr(B, "_start_api_helper", spy)
+    monkeypatch.setattr(H, "start_api_helper", spy)
     return started
 
 
 def _record(cache: Path, out: Path) -> dict:
     from league.engine.cache import Cache
-    return Cache(cache).get(B._record_key(out))
+    return Cache(cache).get(REC.record_key(out))
 
 
 @pytest.mark.parametrize("search", [False, True], ids=["no-search", "search"])
 def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, monkeypatch, forks, search):
     # the demo has 6 stages in one season: 8 API jobs (the season's ranking, 6 stages, its Quatrilho)
-    monkeypatch.setattr(B, "API_HELPER_MIN_STAGES", 10 ** 9)
+    monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 10 ** 9)
     alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "templates",
                   cache_dir=tmp_path / "c1", search=search)
     assert forks == []
-    monkeypatch.setattr(B, "API_HELPER_MIN_STAGES", 1)
+    monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
     apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "templates",
                   cache_dir=tmp_path / "c2", search=search)
     assert forks == [8]
@@ -62,7 +63,7 @@ def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, 
 
 def test_a_rebuild_keeps_its_api_files_in_this_process(tmp_path, monkeypatch, forks):
     # with a previous site, the API files whose key is unchanged are kept: no process of their own
-    monkeypatch.setattr(B, "API_HELPER_MIN_STAGES", 1)
+    monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
     build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c", search=False)
     assert forks == [8]
     again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c",
@@ -72,7 +73,7 @@ def test_a_rebuild_keeps_its_api_files_in_this_process(tmp_path, monkeypatch, fo
 
 def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_path, monkeypatch, forks):
     import league.site.api as A
-    monkeypatch.setattr(B, "API_HELPER_MIN_STAGES", 1)
+    monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
     parent = os.getpid()
     real = A.stage_api_files
 
@@ -89,7 +90,7 @@ def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_p
 
 def test_a_broken_template_stops_the_api_process_too(tmp_path, monkeypatch, forks):
     import shutil
-    monkeypatch.setattr(B, "API_HELPER_MIN_STAGES", 1)
+    monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
     (tmp_path / "templates" / "pair.html").write_text("{% block main %}{{ oops( }}{% endblock %}", encoding="utf-8")
     killed = []

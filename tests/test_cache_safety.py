@@ -257,7 +257,7 @@ def test_a_link_or_a_fifo_in_place_of_an_entry_is_not_followed_and_does_not_bloc
 
 def test_an_entry_of_another_shape_than_its_reader_expects_is_refused(tmp_path):
     from league.engine import codec
-    from league.engine.codec import Keys, RelPath
+    from league.engine.shapes import Keys, RelPath
     record = Keys({"paths": [RelPath]})
     for value, shape in [(("x", 1), (str, str)), (("x",), (str, int)), ({"paths": ["a", "../../etc/x"]}, record),
                          ({"paths": ["/etc/passwd"]}, record), ({"paths": ["a"], "more": 1}, record),

@@ -180,16 +180,16 @@ def test_keys_worked_out_beside_the_render_serve_the_next_rebuild(tmp_path, monk
     # two builds that render every page and need no key before rendering: one from a warm cache with site/
     # deleted, one after a template edit that changes no page (every key starts with the templates' digest,
     # so none can match the previous build's). Their keys are worked out by a forked process while the pages
-    # render (build._start_keys_helper); what it hands back must be what the next rebuild relies on: after a
+    # render (helpers.start_keys_helper); what it hands back must be what the next rebuild relies on: after a
     # score change that rebuild renders only the pages that show it (a small part of the site) and its site
     # equals a cold build's
-    import league.engine.build as B
+    import league.engine.helpers as H
     import league.engine.rendering as R
     if R.workers_for(10 ** 6) < 2:
         pytest.skip("one core: the build renders in one process")
     started = []
-    real = B._start_keys_helper
-    monkeypatch.setattr(B, "_start_keys_helper", lambda jobs, keys: started.append(len(jobs)) or real(jobs, keys))
+    real = H.start_keys_helper
+    monkeypatch.setattr(H, "start_keys_helper", lambda jobs, keys: started.append(len(jobs)) or real(jobs, keys))
     content, cache, site = tmp_path / "content", tmp_path / "cache", tmp_path / "site"
     shutil.copytree(ROOT / "content", content)
     templates = tmp_path / "templates"
@@ -222,7 +222,7 @@ def test_pages_rendered_to_the_same_bytes_keep_their_stubs_and_the_index_stays_r
     # build's, index included. With another league's record (its stubs could be others) every stub is cut.
     import os
     import sys
-    import league.engine.build as B
+    import league.engine.searchindex as SI
     import league.site.search as S
     if not S.available():
         pytest.skip("pagefind is not installed")
@@ -259,7 +259,7 @@ def test_pages_rendered_to_the_same_bytes_keep_their_stubs_and_the_index_stays_r
     build(content, tmp_path / "cold", templates=templates, cache_dir=False)
     assert _tree(site) == _tree(tmp_path / "cold")
     assert cut() == first.pages   # (the cold build cuts every page's: nothing to reuse)
-    monkeypatch.setattr(B, "_stub_code", lambda: "another league")
+    monkeypatch.setattr(SI, "stub_code", lambda: "another league")
     base.write_text("{# another comment #}" + base.read_text(encoding="utf-8"), encoding="utf-8")
     other = build(content, site, templates=templates, cache_dir=cache)
     assert other.written == 0 and cut() == other.pages

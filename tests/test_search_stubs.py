@@ -290,11 +290,11 @@ def _ended(stopped: list) -> bool:
 
 
 def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch, stopped, scratch):
-    import league.engine.build as B
+    import league.engine.searchindex as SI
 
     def fail(writer, started):
         raise OSError("disco cheio")
-    monkeypatch.setattr(B, "_finish_search_index", fail)
+    monkeypatch.setattr(SI, "finish_search_index", fail)
     with pytest.raises(OSError, match="disco cheio"):
         build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
     assert len(stopped) == 1 and _ended(stopped)
@@ -350,7 +350,7 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     # a cold build (no previous site, no cache) starts pagefind before rendering and feeds it each page's
     # stub as it is rendered, in path order, from both processes (the demo is made big enough to fork:
     # PARALLEL_MIN 1): the site, index included, is byte for byte the one of a build that indexes after
-    import league.engine.build as B
+    import league.engine.searchindex as SI
     import league.engine.rendering as R
     import league.site.search as S
     if R.workers_for(10 ** 6) < 2:
@@ -367,7 +367,7 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     streamed = tmp_path / "streamed"
     build(ROOT / "content", streamed, templates=ROOT / "templates", cache_dir=False)
     assert streams == [True]
-    monkeypatch.setattr(B, "_index_reusable", lambda writer, cache: True)   # index after rendering
+    monkeypatch.setattr(SI, "index_reusable", lambda writer, cache: True)   # index after rendering
     after = tmp_path / "after"
     build(ROOT / "content", after, templates=ROOT / "templates", cache_dir=False)
     assert streams == [True, False]
@@ -386,7 +386,7 @@ def test_pagefind_is_told_the_pages_are_all_in_once_the_last_searchable_page_is_
     # the build renders the searchable pages (SEARCH_KINDS) first, by path, then the others: the stubs go
     # to pagefind in path order whichever process rendered them, and it is told to build the index after
     # the last searchable page, not after the last page. Jobs (path, template): two searchable, two not
-    from league.engine.build import _StubOrder, _job_order
+    from league.engine.searchindex import StubOrder, job_order
     from league.site.render import PageJob
 
     class Handle:
@@ -401,11 +401,11 @@ def test_pagefind_is_told_the_pages_are_all_in_once_the_last_searchable_page_is_
     jobs = [("2026/index.html", "season.html"), ("duplas/a--b/index.html", "pair.html"), ("api/2026/", None),
             ("index.html", "index.html"), ("2026/truco/e1/index.html", "stage.html")]
     jobs = [PageJob(path, template, None) for path, template in jobs]
-    jobs.sort(key=_job_order)
+    jobs.sort(key=job_order)
     assert [job.path for job in jobs] == ["2026/truco/e1/index.html", "duplas/a--b/index.html",
                                         "2026/index.html", "index.html", "api/2026/"]
     h = Handle()
-    order = _StubOrder(h, jobs)
+    order = StubOrder(h, jobs)
     order.put(1, "dupla")          # rendered first, by another process: waits for job 0
     assert h.calls == []
     order.put(0, "etapa")
@@ -422,7 +422,7 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
     # a season page (not in SEARCH_KINDS) made searchable by one's own templates: its stub comes after
     # pagefind was told the pages were all in, so the build indexes every stub again, in path order —
     # the same site, index included, as a build that indexes after rendering
-    import league.engine.build as B
+    import league.engine.searchindex as SI
     import league.engine.rendering as R
     import league.site.search as S
     templates = tmp_path / "templates"
@@ -442,7 +442,7 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
     monkeypatch.setattr(R, "PARALLEL_MIN", 1)
     build(ROOT / "content", tmp_path / "streamed", templates=templates, cache_dir=False)
     assert streams == [True, False]   # the stream, given up; then every stub at once
-    monkeypatch.setattr(B, "_index_reusable", lambda writer, cache: True)
+    monkeypatch.setattr(SI, "index_reusable", lambda writer, cache: True)
     build(ROOT / "content", tmp_path / "after", templates=templates, cache_dir=False)
     assert streams == [True, False, False]
     files = _files(tmp_path / "streamed")

@@ -96,12 +96,13 @@ class Cache:
 
     def get(self, key: str, shape: Any = object) -> Any:
         """The value stored under `key`, or None: none stored, or one corrupted — its digest does not match, it
-        does not decode, or it does not fit `shape` (league.codec.fits: what the caller goes on to use) —,
+        does not decode, or it does not fit `shape` (league.engine.shapes.fits: what the caller goes on to use) —,
         which is deleted, with a warning."""
         if self.dir is None:
             return None
         path = self._path(key)
         from league.engine import codec
+        from league.engine.shapes import fits
         try:
             data = _read(path)
         except OSError as exc:
@@ -113,7 +114,7 @@ class Cache:
             if data is None:
                 raise codec.CodecError("não é um arquivo comum")
             value = _open(key, data)
-            if value is not None and not codec.fits(value, shape):
+            if value is not None and not fits(value, shape):
                 raise codec.CodecError("valor de outra forma")
         except codec.CodecError as exc:
             self.corrupted(path, str(exc))
@@ -149,30 +150,17 @@ class Cache:
         folders were deleted; a file another build deletes or writes meanwhile is left to it."""
         if self.dir is None:
             return 0
-        import shutil
         import time
         cutoff = (time.time() if now is None else now) - UNUSED_FOR
-        removed = 0
         try:
             top = list(os.scandir(self.dir))
         except OSError:
             return 0
+        removed = 0
         for d in top:
             try:
-                if not d.is_dir(follow_symlinks=False):
-                    continue
-                if len(d.name) == 2 and all(c in "0123456789abcdef" for c in d.name):
-                    for e in os.scandir(d.path):
-                        if e.name.endswith(".pkl") or ((e.name.endswith(SUFFIX) or ".tmp" in e.name) and
-                                                       e.stat(follow_symlinks=False).st_mtime < cutoff):
-                            try:
-                                os.unlink(e.path)
-                                removed += 1
-                            except OSError:
-                                pass
-                elif d.name.startswith("jinja-"):
-                    shutil.rmtree(d.path, ignore_errors=True)
-                    removed += 1
+                if d.is_dir(follow_symlinks=False):
+                    removed += _prune_folder(d, cutoff)
             except OSError:
                 continue
         return removed
@@ -193,6 +181,46 @@ class Cache:
         except OSError as exc:
             self.warnings.append(f"não foi possível gravar o cache ({exc.strerror}); seguindo sem ele")
             self.dir = None
+
+
+def _prune_folder(d: os.DirEntry, cutoff: float) -> int:
+    """Cache.prune in one folder of the cache: an entries' folder (<aa>/, by a key's first two hex digits), or a
+    folder of Jinja2's compiled templates (jinja-*, deleted whole). How many were deleted."""
+    if len(d.name) == 2 and all(c in "0123456789abcdef" for c in d.name):
+        return _prune_entries(d.path, cutoff)
+    if d.name.startswith("jinja-"):
+        import shutil
+        shutil.rmtree(d.path, ignore_errors=True)
+        return 1
+    return 0
+
+
+def _prune_entries(folder: str, cutoff: float) -> int:
+    removed = 0
+    try:
+        for e in os.scandir(folder):
+            if _stale(e, cutoff):
+                removed += _unlinked(e.path)
+    except OSError:   # (the folder, or a file in it, gone meanwhile: the rest is left to the next build)
+        pass
+    return removed
+
+
+def _stale(e: os.DirEntry, cutoff: float) -> bool:
+    """Whether a file of an entries' folder goes: a pickled entry (*.pkl) at once, an entry or an unfinished
+    write (*.tmp<pid>) not used since `cutoff`."""
+    if e.name.endswith(".pkl"):
+        return True
+    return (e.name.endswith(SUFFIX) or ".tmp" in e.name) and e.stat(follow_symlinks=False).st_mtime < cutoff
+
+
+def _unlinked(path: str) -> bool:
+    """Whether the file at `path` was deleted (not when another build deleted it meanwhile)."""
+    try:
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
 
 
 def _digest(key: str, payload: bytes) -> bytes:

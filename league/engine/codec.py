@@ -2,7 +2,7 @@
 (None, bool, int, float, str, bytes, and tuples, lists, dicts, sets and frozensets of them). A model object
 (a Stage, a Place, a SourceMark...) is stored as a node `(..., tag, mask, *field values)` — Ellipsis first,
 never a value of the content — and rebuilt, when read, by calling the class of the tag with those values:
-only the classes in ALLOWED, looked up by tag, never a name read from the bytes. A Decimal is `(..., "Decimal",
+only the classes in ALLOWED (league/engine/shapes.py), looked up by tag, never a name read from the bytes. A Decimal is `(..., "Decimal",
 text)`, a date `(..., "date", ordinal)`. A tuple or list that holds nodes is a node too (`(..., "tuple", mask,
 *items)`), a dict whose values hold some is `(..., "dict", {key: value})`, so that what holds none (a Row's
 values, a pair, a record's pages) is used as marshal made it, without walking it again; `mask` has bit i set
@@ -11,7 +11,7 @@ when item i is a node, so that only those are visited.
 Nothing in an entry is ever run: no pickle, no code object is written, the only things called while reading
 are the allowed classes' constructors, and `loads` refuses any other tag (CodecError). The cache checks each
 entry against a digest of its bytes before decoding it (league/engine/cache.py); a value that does not decode, or
-that is not of the shape its reader expects (`fits`), is a corrupted entry.
+that is not of the shape its reader expects (league.engine.shapes.fits), is a corrupted entry.
 
 Objects shared inside one value (a StageResult's stage is the entry's stage) are written once and read back
 shared, as marshal keeps identical objects once. A stage's phases (LazyPhases, below) are bytes of
@@ -21,6 +21,10 @@ from __future__ import annotations
 import marshal
 from typing import Any, Optional
 
+from league.engine.shapes import ALLOWED, Phase_, allowed_class, fits
+# the shapes of league/engine/shapes.py, named here too by the readers of the cache
+from league.engine.shapes import Check, Keys, Lazy, Opt, RelPath, safe_rel, safe_rels  # noqa: F401
+
 E = ...   # the first item of a node
 VERSION = marshal.version
 
@@ -28,46 +32,6 @@ VERSION = marshal.version
 class CodecError(ValueError):
     """Bytes that are not a value this codec wrote (unknown tag, wrong number of fields, not marshal...)."""
 
-
-# the only classes a cache entry may rebuild: tag → (module, class name). Each is a dataclass (rebuilt as
-# cls(*fields)) or a NamedTuple (cls._make(fields)), with nothing but its fields.
-ALLOWED: dict[str, tuple[str, str]] = {
-    "SourceMark": ("league.content.diagnostics", "SourceMark"),
-    "Diagnostic": ("league.content.diagnostics", "Diagnostic"),
-    "TrucoConfig": ("league.models", "TrucoConfig"),
-    "QuatrilhoConfig": ("league.models", "QuatrilhoConfig"),
-    "Club": ("league.models", "Club"),
-    "Player": ("league.models", "Player"),
-    "Board": ("league.models", "Board"),
-    "Match": ("league.models", "Match"),
-    "Team": ("league.models", "Team"),
-    "Group": ("league.models", "Group"),
-    "Round": ("league.models", "Round"),
-    "Phase": ("league.models", "Phase"),
-    "DrawRecord": ("league.models", "DrawRecord"),
-    "Override": ("league.models", "Override"),
-    "Disqualified": ("league.models", "Disqualified"),
-    "Stage": ("league.models", "Stage"),
-    "Page": ("league.content.documents", "Page"),
-    "Registration": ("league.games.quatrilho.championship", "Registration"),
-    "Table": ("league.games.quatrilho.championship", "Table"),
-    "Penalty": ("league.games.quatrilho.championship", "Penalty"),
-    "Adjustment": ("league.games.quatrilho.championship", "Adjustment"),
-    "Disqualification": ("league.games.quatrilho.championship", "Disqualification"),
-    "QRound": ("league.games.quatrilho.championship", "QRound"),
-    "Championship": ("league.games.quatrilho.championship", "Championship"),
-    "Cell": ("league.games.quatrilho.championship", "Cell"),
-    "Line": ("league.games.quatrilho.championship", "Line"),
-    "ChampionshipResult": ("league.games.quatrilho.championship", "ChampionshipResult"),
-    "Award": ("league.games.quatrilho.rules", "Award"),
-    "Place": ("league.games.truco.ranking", "Place"),
-    "GroupTable": ("league.games.truco.ranking", "GroupTable"),
-    "StageResult": ("league.games.truco.ranking", "StageResult"),
-    "AnnualEntry": ("league.games.truco.ranking", "AnnualEntry"),
-    "Row": ("league.standings.core", "Row"),
-    "Boundary": ("league.standings.core", "Boundary"),
-    "Ranked": ("league.standings.core", "Ranked"),
-}
 
 _PLAIN = frozenset({str, int, float, bool, type(None), bytes})
 _BY_NAME = {v: k for k, v in ALLOWED.items()}   # (module, class name) → tag
@@ -319,16 +283,14 @@ def _positions(mask, n: int):
 
 def _spec(tag):
     """(class or reader, node length, kind) of a tag: Decimal's, date's, phases', or an allowed class's
-    (imported from the module ALLOWED names for it); CodecError for any other."""
+    (league.engine.shapes.allowed_class); CodecError for any other."""
     if type(tag) is not str or (tag not in ALLOWED and tag not in _READERS):
         raise CodecError(f"tipo desconhecido: {tag!r}"[:200])
     if tag in _READERS:
         spec = (_READERS[tag](), 3, OTHER)
     else:
         import dataclasses
-        from importlib import import_module
-        module, name = ALLOWED[tag]
-        cls = getattr(import_module(module), name)
+        cls = allowed_class(tag)
         if issubclass(cls, tuple):   # a NamedTuple: built as cls._make does, without its Python frame
             spec = (cls, len(cls._fields) + 3, NAMEDTUPLE)
         else:
@@ -387,137 +349,3 @@ def _loads_phases(data: bytes) -> tuple:
 
 
 _READERS = {"dict": _dict_reader, "Decimal": _decimal_reader, "date": _date_reader, "phases": _phases_reader}
-
-
-# ---------------------------------------------------------------- shapes
-
-class Opt:
-    """A shape for `fits`: None or `shape`."""
-
-    def __init__(self, shape):
-        self.shape = shape
-
-
-class Lazy:
-    """A shape for `fits`: an instance of the allowed class of this tag (imported only when a value is checked)."""
-
-    def __init__(self, tag: str):
-        assert tag in ALLOWED, tag
-        self.tag = tag
-
-
-class Check:
-    """A shape for `fits`: a value for which `test(value)` is true (`many(values)`: whether they all are, at once)."""
-
-    def __init__(self, test, many=None):
-        self.test = test
-        self.many = many
-
-
-class Keys:
-    """A shape for `fits`: a dict with exactly the keys of `required` (and any of `optional`), each value of its
-    key's shape."""
-
-    def __init__(self, required: dict, optional: dict | None = None):
-        self.required = required
-        self.optional = optional or {}
-
-
-def safe_rel(path: Any) -> bool:
-    """Whether `path` is a relative path inside the folder it is joined to (a path in the build's record or
-    the search index, that a build writes or deletes under out/): a str of names separated by "/", none
-    empty (an absolute path, "//", a trailing "/"), "." or "..", with no backslash or NUL."""
-    return type(path) is str and _safe(f"/{path}/")
-
-
-def safe_rels(paths) -> bool:
-    """Whether every one of `paths` is (safe_rel), checked at once: a build's record lists ~30,000."""
-    paths = list(paths)
-    return not paths or (_STR.issuperset(map(type, paths)) and _safe("/" + "/".join(paths) + "/"))
-
-
-def _safe(names: str) -> bool:
-    """Whether "/name/name/.../" holds no empty name, no "." or "..", no backslash, no NUL (the paths it is
-    made of are separated by one "/": a bad name anywhere is a bad name of one of them)."""
-    return ("//" not in names and "\\" not in names and "\x00" not in names
-            and ("/." not in names or ("/./" not in names and "/../" not in names)))
-
-
-_STR = frozenset({str})
-RelPath = Check(safe_rel, safe_rels)
-Phase_ = Lazy("Phase")
-_CHECKERS: dict = {}   # id(shape) → (shape, its checker): shapes are constants of the modules that read the cache
-
-
-def fits(value: Any, shape: Any) -> bool:
-    """Whether a value read from the cache has the shape its reader goes on to use. `shape`: a type or Lazy(tag)
-    (an instance of exactly that class: what the codec reads back is), Opt(shape), Check(test), Keys(...),
-    [shape] (a list of them), (shape,) (a tuple of them, any length), (shape, shape, ...) (a tuple of that
-    many), {key shape: value shape} (a dict of them), or `object` (anything)."""
-    got = _CHECKERS.get(id(shape))
-    if got is None or got[0] is not shape:
-        got = _CHECKERS[id(shape)] = (shape, _all(shape))
-    return got[1]([value])
-
-
-def _all(shape):
-    """The check of a list of values: whether every one has `shape`. A record's ~10,000 pages are checked a
-    column at a time (their keys, their first items, ...), by type where that is enough: mostly in C."""
-    from itertools import chain
-    from operator import itemgetter
-    if shape is object:
-        return lambda items: True
-    if isinstance(shape, (type, Lazy)):
-        types = frozenset({shape if isinstance(shape, type) else _class(shape.tag)})
-        return lambda items: types.issuperset(map(type, items))
-    if isinstance(shape, Opt):
-        if isinstance(shape.shape, (type, Lazy)):
-            types = frozenset({shape.shape if isinstance(shape.shape, type) else _class(shape.shape.tag), type(None)})
-            return lambda items: types.issuperset(map(type, items))
-        inner = _all(shape.shape)
-        return lambda items: inner([x for x in items if x is not None])
-    if isinstance(shape, Check):
-        test, many = shape.test, shape.many
-        return many if many is not None else (lambda items: all(map(test, items)))
-    if isinstance(shape, Keys):
-        req = {k: _all(s) for k, s in shape.required.items()}
-        opt = {k: _all(s) for k, s in shape.optional.items()}
-
-        def keys(v):
-            if type(v) is not dict:
-                return False
-            for k, check in req.items():
-                if k not in v or not check([v[k]]):
-                    return False
-            n = len(req)
-            for k, check in opt.items():
-                if k in v:
-                    if not check([v[k]]):
-                        return False
-                    n += 1
-            return len(v) == n
-        return lambda items: all(map(keys, items))
-    if isinstance(shape, list) or (isinstance(shape, tuple) and len(shape) == 1):
-        of = frozenset({type(shape)})
-        inner = _all(shape[0])
-        return lambda items: of.issuperset(map(type, items)) and inner(list(chain.from_iterable(items)))
-    if isinstance(shape, dict):
-        ((ks, vs),) = shape.items()
-        keys, values = _all(ks), _all(vs)
-        return lambda items: (_DICT.issuperset(map(type, items)) and keys(list(chain.from_iterable(items)))
-                              and values(list(chain.from_iterable(map(dict.values, items)))))
-    if isinstance(shape, tuple):
-        columns = [(itemgetter(i), _all(s)) for i, s in enumerate(shape)]
-        n = frozenset({len(shape)})
-        return lambda items: (_TUPLE.issuperset(map(type, items)) and n.issuperset(map(len, items))
-                              and all(check(list(map(column, items))) for column, check in columns))
-    raise TypeError(f"forma desconhecida: {shape!r}")
-
-
-_DICT, _TUPLE = frozenset({dict}), frozenset({tuple})
-
-
-def _class(tag: str) -> type:
-    from importlib import import_module
-    module, name = ALLOWED[tag]
-    return getattr(import_module(module), name)

@@ -110,7 +110,7 @@ def page_base(results, content: Path, templates: Path, flags, updated,
     from league.engine.cache import code_version
     content = Path(content)
     prefix = content.name or "content"
-    # the build's digests of the content and template files, read once (league/engine/build.py `_inputs`)
+    # the build's digests of the content and template files, read once (league/engine/record.py `read_inputs`)
     files = inputs[0] if inputs else file_digests(content, prefix)
     seasons_dir = f"{prefix}/seasons/"
     news_dir = f"{prefix}/news/"
@@ -127,7 +127,7 @@ def page_base(results, content: Path, templates: Path, flags, updated,
     return _h(*base), files
 
 
-# a stage's signatures in the build cache (league.codec.fits): ({team: sig}, {pair: sig})
+# a stage's signatures in the build cache (league.engine.shapes.fits): ({team: sig}, {pair: sig})
 SIGNATURES_ENTRY = ({str: str}, {tuple: str})
 # what a build's record keeps of its keys (PageKeys.state), checked when the next build reads it back
 KEY_STATE = {"base": str, "seasons": {str: str}, "pairs": {(str, str): ((str,), str)}, "players": {str: (str,)}}
@@ -416,7 +416,7 @@ def job_keys(jobs: list) -> list:
 
 def resolve_keys(plan, keys: list | None = None) -> None:
     """Every job's key worked out (see LazyKeys), or taken from `keys`: job_keys of the same jobs, in the same
-    order, made in another process (league/engine/build.py `_start_keys_helper`)."""
+    order, made in another process (league/engine/helpers.py `start_keys_helper`)."""
     if keys is None:
         keys = job_keys(plan.jobs)
     elif len(keys) != len(plan.jobs):   # pragma: no cover - the same jobs, in the same order

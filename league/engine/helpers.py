@@ -1,0 +1,43 @@
+"""The build's helper processes, forked to use the core that would otherwise be idle: one that writes the
+JSON and CSV files of a first build while the site is planned (start_api_helper), one that works out the
+pages' keys while they render (start_keys_helper). Each is joined with league.engine.workers.join_result,
+or killed (kill_worker) when the build fails."""
+from __future__ import annotations
+
+# a first build with at least this many stages makes its JSON and CSV files in a process of their own, forked
+# before the plan: on the archive (120 stages, 0.3 s of work) they are made while this process plans, where
+# one core was idle, instead of at the end, beside pagefind building the index
+API_HELPER_MIN_STAGES = 24
+
+
+def api_helper_wanted(results) -> bool:
+    from league.engine.rendering import workers_for
+    stages = sum(len(sr.stages) for sr in results.seasons)
+    return stages >= API_HELPER_MIN_STAGES and workers_for(10 ** 9) > 1
+
+
+def start_api_helper(api: list, writer):
+    """Fork the process that writes the API files `api` [(path, make, key)] through `writer` (into its
+    staging folder) and sends back ({path: the files it wrote}, its own WriteStats); (pid, fd) for
+    league.workers.join_result."""
+    from league.engine.rendering import emit_files
+    from league.engine.workers import fork_result
+    forked_at = writer.stats.mark()
+
+    def work():
+        made = {path: emit_files(make(), writer.put) for path, make, _key in api}
+        return made, writer.stats.since(forked_at)
+    return fork_result(work)
+
+
+def start_keys_helper(jobs: list, keys):
+    """Fork the process that works out the key of each of `jobs` (in their order) and what the next build can
+    reuse of them (PageKeys.state); (pid, fd) for league.workers.join_result, which returns (keys, state)."""
+    from league.engine.cache import gc_paused
+    from league.engine.incremental import job_keys
+    from league.engine.workers import fork_result
+
+    def work():
+        with gc_paused():
+            return job_keys(jobs), keys.get().state()
+    return fork_result(work)
