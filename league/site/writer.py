@@ -430,14 +430,12 @@ class SiteWriter:
         path = self._stage
         for part in rel.split(os.sep):
             path = os.path.join(path, part)
-            if os.path.isdir(path):
-                continue
-            if os.path.lexists(path):
-                os.unlink(path)
             try:
                 os.mkdir(path)
-            except FileExistsError:   # made meanwhile by another worker writing this site
-                pass
+            except FileExistsError:   # there already, or made meanwhile by another worker writing this site
+                if not os.path.isdir(path):   # a file of the spare where the new site has a folder
+                    os.unlink(path)
+                    os.makedirs(path, exist_ok=True)
 
     def _clear(self, target: str) -> None:
         """Make room for a new file at target in the staging folder (a stale file or folder of the spare).
