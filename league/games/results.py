@@ -73,14 +73,28 @@ def stage_warnings(res: StageResult, diags: Diagnostics) -> None:
                       "de ranking", code="in-progress")
     if not st.is_final:
         return
+    _unknown_pontinhos(res, diags)
+    _group_ties(res, diags)
     npts = len(st.config.ranking_points)
+    for label, places, kind in (("classificação da etapa", res.classification, "teams"),
+                                ("classificação das duplas", res.pairs, "pairs")):
+        _shared_places(st, label, places, kind, npts, diags)
+    _unused_draws(res, diags)
+
+
+def _unknown_pontinhos(res: StageResult, diags: Diagnostics) -> None:
+    """A criterion that could not be applied for want of pontinhos (Truco 10.1), once per criterion and group."""
     seen = set()
     for kind, crit, members, scope in res.notes:
         if kind == "unknown" and (crit, members) not in seen:
             seen.add((crit, members))
-            diags.warning(st.mark, f"{scope}: o critério {crit} não pôde ser aplicado entre {_names(members)}: "
+            diags.warning(res.stage.mark, f"{scope}: o critério {crit} não pôde ser aplicado entre {_names(members)}: "
                           "há jogos sem os pontinhos anotados", "anote os pontinhos dos jogos (\"12-7 9-12 12-10\") "
                           "ou registre um sorteio em draws:", code="unknown-pontinhos")
+
+
+def _group_ties(res: StageResult, diags: Diagnostics) -> None:
+    """A tie in a group's standings that only a draw can settle (Truco 10.1 "sorteio")."""
     for g in res.groups:
         for block in position_blocks(g.ranked):
             if len(block) > 1:
@@ -88,20 +102,26 @@ def stage_warnings(res: StageResult, diags: Diagnostics) -> None:
                               f"entre {_names(r.key for r in block)}",
                               f"registre o sorteio: draws: [{{teams: [{', '.join(str(r.key) for r in block)}], "
                               f"order: [...]}}]", code="draw-needed")
-    for label, places, kind in (("classificação da etapa", res.classification, "teams"),
-                                ("classificação das duplas", res.pairs, "pairs")):
-        i = 0
-        while i < len(places):
-            j = i
-            while j + 1 < len(places) and places[j + 1].position == places[i].position and places[i].tied:
-                j += 1
-            if j > i and places[i].position <= npts:
-                keys = [p.key for p in places[i:j + 1]]
-                shown = ", ".join(f"[{k[0]}, {k[1]}]" if isinstance(k, tuple) else k for k in keys)
-                diags.warning(st.mark, f"{label}: empate não resolvido do {places[i].position}º ao "
-                              f"{places[i].position + j - i}º lugar entre {_names(keys)}; os pontos de ranking são divididos",
-                              f"registre o sorteio: draws: [{{{kind}: [{shown}], order: [...]}}]", code="draw-needed")
-            i = j + 1
+
+
+def _shared_places(st, label: str, places: list, kind: str, npts: int, diags: Diagnostics) -> None:
+    """Places shared by an unresolved tie where they earn ranking points: the points are divided (Truco 12.1)."""
+    i = 0
+    while i < len(places):
+        j = i
+        while j + 1 < len(places) and places[j + 1].position == places[i].position and places[i].tied:
+            j += 1
+        if j > i and places[i].position <= npts:
+            keys = [p.key for p in places[i:j + 1]]
+            shown = ", ".join(f"[{k[0]}, {k[1]}]" if isinstance(k, tuple) else k for k in keys)
+            diags.warning(st.mark, f"{label}: empate não resolvido do {places[i].position}º ao "
+                          f"{places[i].position + j - i}º lugar entre {_names(keys)}; os pontos de ranking são divididos",
+                          f"registre o sorteio: draws: [{{{kind}: [{shown}], order: [...]}}]", code="draw-needed")
+        i = j + 1
+
+
+def _unused_draws(res: StageResult, diags: Diagnostics) -> None:
+    """A recorded draw that no tie of the stage needed."""
     for d in res.unused_draws:
         diags.warning(d.mark, "sorteio registrado não foi usado: nenhum empate envolve exatamente estes "
                       f"participantes ({_names(sorted(d.members, key=str))})",

@@ -251,20 +251,30 @@ def round_cell(ch: Championship, rnd: QRound, number: int) -> Cell:
 
 def compute_championship(ch: Championship) -> ChampionshipResult:
     """Round results → net points → Art. 21/22 order → champions and prizes (Art. 21, 23)."""
-    cfg = ch.config
-    cells = {n: [round_cell(ch, r, n) for r in ch.rounds] for n in ch.players}
-    rows = {n: Row(n, {"rounds": [c.result for c in cs], **R.metrics(c.result for c in cs)}) for n, cs in cells.items()}
-    ranked, ctx = R.classify(rows, cfg.tiebreaks, ch.draws)
+    cells, rows = _player_rows(ch)
+    ranked, ctx = R.classify(rows, ch.config.tiebreaks, ch.draws)
     dq = {n: ch.disqualified_in(n) for n in ch.players}
-    rebuys = sum(k for r in ch.rounds for k in r.rebuys.values())
-    money = R.registration_money(len(ch.players), rebuys, ch.fee)
-    prizes = R.prize_amounts(money, ch.prizes)
-    awards = R.awards(ranked, {n for n, r in dq.items() if r}, cfg.champions, prizes, ch.is_final)
+    rebuys, money, prizes = _prize_money(ch)
+    awards = R.awards(ranked, {n for n, r in dq.items() if r}, ch.config.champions, prizes, ch.is_final)
     lines = [Line(r.key, ch.players[r.key].player, r, cells[r.key], awards[r.key], dq[r.key]) for r in ranked]
     used = ctx.used_draws
     return ChampionshipResult(ch, lines, len(ch.players), rebuys, money, prizes, ctx.notes,
                               [d for d in ch.draws if id(d) not in used], {ln.player: ln for ln in lines},
                               {ln.number: ln for ln in lines})
+
+
+def _player_rows(ch: Championship) -> tuple[dict, dict]:
+    """Each player's round cells, and the row of metrics the Art. 21/22 order reads (net points and the rest)."""
+    cells = {n: [round_cell(ch, r, n) for r in ch.rounds] for n in ch.players}
+    rows = {n: Row(n, {"rounds": [c.result for c in cs], **R.metrics(c.result for c in cs)}) for n, cs in cells.items()}
+    return cells, rows
+
+
+def _prize_money(ch: Championship) -> tuple[int, Decimal, list]:
+    """The rebuys of every round, the money they and the registrations raise, and the prizes it pays (Art. 23)."""
+    rebuys = sum(k for r in ch.rounds for k in r.rebuys.values())
+    money = R.registration_money(len(ch.players), rebuys, ch.fee)
+    return rebuys, money, R.prize_amounts(money, ch.prizes)
 
 
 def decisive_places(cfg: QuatrilhoConfig, res: ChampionshipResult) -> int:
@@ -288,13 +298,17 @@ def compute_season(season_result, diags: Diagnostics, precomputed: Optional[dict
     for res in results:
         _warnings(res, diags)
     season_result.championships = results
-    cfg = season_result.season.quatrilho
+    season_result.qualifiers = _state_qualifiers(results, season_result.season.quatrilho)
+
+
+def _state_qualifiers(results: list[ChampionshipResult], cfg: QuatrilhoConfig) -> list[Qualifier]:
+    """The players the season's final championships send to the state final."""
     finals = [res for res in results if res.championship.is_final]
     picked = R.state_qualifiers([(res.championship.id, [(ln.player, ln.position, ln.award.eligible_place)
                                                         for ln in res.lines]) for res in finals],
                                 cfg.state_qualifiers)
     by_id = {res.championship.id: res for res in finals}
-    season_result.qualifiers = [Qualifier(by_id[c], by_id[c].by_player[p]) for c, p, _ in picked]
+    return [Qualifier(by_id[c], by_id[c].by_player[p]) for c, p, _ in picked]
 
 
 def _warnings(res: ChampionshipResult, diags: Diagnostics) -> None:
@@ -303,6 +317,15 @@ def _warnings(res: ChampionshipResult, diags: Diagnostics) -> None:
     if ch.status == "in_progress":
         diags.warning(ch.mark, f"campeonato \"{ch.name}\" em andamento: a classificação é provisória, sem campeões, "
                       "prêmios nem classificados ao estadual", code="in-progress")
+    _adjustments(ch, diags)
+    _ties_for_the_commission(res, diags)
+    for d in res.unused_draws:
+        diags.warning(d.mark, "sorteio registrado não foi usado: nenhum empate envolve exatamente os jogadores "
+                      + ", ".join(map(str, sorted(d.members))), "confira os números do sorteio", code="unused-draw")
+
+
+def _adjustments(ch: Championship, diags: Diagnostics) -> None:
+    """Each difference in a counted table's sum accepted by a recorded adjustment, shown with its reason."""
     for r in ch.rounds:
         for a in r.adjustments:
             table = next(t for t in r.tables if t.number == a.table)
@@ -311,6 +334,11 @@ def _warnings(res: ChampionshipResult, diags: Diagnostics) -> None:
             found, expected, detail = table_sum(r, table, ch.config.stake)
             diags.warning(table.mark, f"mesa {a.table}, rodada {r.number}: soma {found}, esperado {expected} "
                           f"({detail}); diferença de {a.chips:+d} aceita pelo ajuste: {a.reason}", code="adjustment")
+
+
+def _ties_for_the_commission(res: ChampionshipResult, diags: Diagnostics) -> None:
+    """A tie left after Art. 22 that a title, prize or qualification depends on (Art. 3: the commission decides)."""
+    ch = res.championship
     line_of = {ln.number: ln for ln in res.lines}
     for block in position_blocks([ln.ranked for ln in res.lines]):
         lines = [line_of[r.key] for r in block]
@@ -320,6 +348,3 @@ def _warnings(res: ChampionshipResult, diags: Diagnostics) -> None:
                           f"os jogadores {numbers}; o título, o prêmio ou a vaga no estadual depende de uma decisão "
                           "da comissão (Art. 3)", f"registre a decisão: draws: [{{players: [{numbers}], "
                           "order: [...], note: …}]", code="draw-needed")
-    for d in res.unused_draws:
-        diags.warning(d.mark, "sorteio registrado não foi usado: nenhum empate envolve exatamente os jogadores "
-                      + ", ".join(map(str, sorted(d.members))), "confira os números do sorteio", code="unused-draw")

@@ -120,14 +120,8 @@ class _Search:
     def descend(self, tables: list[list[int]]) -> None:
         """Swap players between tables while a swap lowers the cost (first improvement, random order)."""
         rng, w = self.rng, self.w
-        # near[p][t]: cost of player p's pairs with the players of table t
-        near = [[sum(w[p][x] for x in table) for table in tables] for p in range(len(w))]
-        moves = [
-            (t, i, u, j)
-            for t, u in self.cross_pairs
-            for i in range(len(tables[t]))
-            for j in range(len(tables[u]))
-        ]
+        near = self.near(tables)
+        moves = self.moves(tables)
         improved = True
         while improved:
             improved = False
@@ -144,6 +138,20 @@ class _Search:
                             near[p][t] -= d
                             near[p][u] += d
                     improved = True
+
+    def near(self, tables: list[list[int]]) -> list[list[int]]:
+        """near[p][t]: cost of player p's pairs with the players of table t."""
+        w = self.w
+        return [[sum(w[p][x] for x in table) for table in tables] for p in range(len(w))]
+
+    def moves(self, tables: list[list[int]]) -> list[tuple[int, int, int, int]]:
+        """Every swap (t, i, u, j): the i-th player of table t with the j-th of table u."""
+        return [
+            (t, i, u, j)
+            for t, u in self.cross_pairs
+            for i in range(len(tables[t]))
+            for j in range(len(tables[u]))
+        ]
 
     def kick(self, tables: list[list[int]], swaps: int) -> None:
         """Random swaps between tables, to leave a local minimum."""
@@ -179,20 +187,11 @@ class _Search:
         arrangement so far, kicked by a few random swaps (iterated local search); every
         fourth starts afresh from a random draw.
         """
-        rng = self.rng
         order = list(range(len(self.players)))
         best: list[list[int]] | None = None
         best_cost = 0
         for attempt in range(max(1, attempts)):
-            if best is None or attempt % 4 == 0:
-                rng.shuffle(order)
-                tables, k = [], 0
-                for cap in self.capacities:
-                    tables.append(order[k:k + cap])
-                    k += cap
-            else:
-                tables = [list(t) for t in best]
-                self.kick(tables, 2 + rng.randrange(3))
+            tables = self.start(order, best, attempt)
             self.descend(tables)
             c = self.cost(tables)
             if best is None or c < best_cost:
@@ -201,6 +200,20 @@ class _Search:
                 break
         assert best is not None
         return best
+
+    def start(self, order: list[int], best: list[list[int]] | None, attempt: int) -> list[list[int]]:
+        """Where a descent starts: a random draw (the first and every fourth), else the best so far, kicked."""
+        rng = self.rng
+        if best is None or attempt % 4 == 0:
+            rng.shuffle(order)
+            tables, k = [], 0
+            for cap in self.capacities:
+                tables.append(order[k:k + cap])
+                k += cap
+            return tables
+        tables = [list(t) for t in best]
+        self.kick(tables, 2 + rng.randrange(3))
+        return tables
 
 
 def _plural(k: int, one: str, many: str) -> str:
@@ -221,6 +234,27 @@ def propose_draw(
     """
     # Quatrilho Art. 9: a new draw of tables and seats every round.
     # Quatrilho Art. 14: tables of 5, some of 4 to seat everyone; Art. 12, 16: jokers when even that fails.
+    ordered = _checked_players(players, round_number)
+    rng = random.Random(seed)
+    sizes, jokers = table_sizes(len(ordered))
+    joker_count = _spread_jokers(rng, len(sizes), jokers)
+    capacities = [size - j for size, j in zip(sizes, joker_count)]
+    search = _Search(ordered, capacities, _met_counts(previous_rounds), rng)
+    best = search.run(attempts, _lower_bound(search, ordered, previous_rounds))
+    tables = _seat(rng, ordered, best, joker_count)
+    repeats = count_repeats(tables, previous_rounds)
+    return DrawProposal(
+        round=round_number,
+        seed=seed,
+        tables=tuple(tables),
+        jokers=jokers,
+        repeats=repeats,
+        notes=tuple(_notes(len(ordered), jokers, repeats, previous_rounds)),
+    )
+
+
+def _checked_players(players: Sequence[int], round_number: int) -> list[int]:
+    """The players in order, once each; ValueError for a bad round, no players or a repeated number."""
     if round_number < 1:
         raise ValueError(f"rodada inválida: {round_number}")
     ordered = sorted(players)
@@ -229,20 +263,21 @@ def propose_draw(
     duplicates = sorted({p for a, p in zip(ordered, ordered[1:]) if a == p})
     if duplicates:
         raise ValueError("jogadores repetidos no sorteio: " + ", ".join(map(str, duplicates)))
+    return ordered
 
-    rng = random.Random(seed)
-    sizes, jokers = table_sizes(len(ordered))
 
-    # Quatrilho Art. 12, 16: jokers at different tables where possible (at most 3 are ever
-    # needed, and then all tables have 4 seats, so spreading them keeps tables alike).
-    joker_count = [0] * len(sizes)
-    joker_tables = rng.sample(range(len(sizes)), min(jokers, len(sizes)))
+def _spread_jokers(rng: random.Random, tables: int, jokers: int) -> list[int]:
+    """How many jokers sit at each table. # Quatrilho Art. 12, 16: jokers at different tables where possible
+    (at most 3 are ever needed, and then all tables have 4 seats, so spreading them keeps tables alike)."""
+    joker_count = [0] * tables
+    joker_tables = rng.sample(range(tables), min(jokers, tables))
     for k in range(jokers):
         joker_count[joker_tables[k % len(joker_tables)]] += 1
-    capacities = [size - j for size, j in zip(sizes, joker_count)]
+    return joker_count
 
-    met = _met_counts(previous_rounds)
-    search = _Search(ordered, capacities, met, rng)
+
+def _lower_bound(search: _Search, ordered: list[int], previous_rounds) -> int:
+    """The best lower bound on the cost over the earlier rounds (_Search.lower_bound): the search stops there."""
     bound = 0
     index = {p: i for i, p in enumerate(ordered)}
     for round_tables in previous_rounds:
@@ -251,9 +286,12 @@ def propose_draw(
             for t in round_tables
         ]
         bound = max(bound, search.lower_bound([g for g in groups if g]))
-    best = search.run(attempts, bound)
+    return bound
 
-    # Quatrilho Art. 9: the seat is drawn too; tables stay bigger first, as `sizes` is.
+
+def _seat(rng: random.Random, ordered: list[int], best: list[list[int]], joker_count: list[int]) -> list[Table]:
+    """The tables, numbered, with their jokers C1, C2, …, every seat drawn.
+    # Quatrilho Art. 9: the seat is drawn too; tables stay bigger first, as the sizes are."""
     tables: list[Table] = []
     next_joker = 1
     for number, (members, j) in enumerate(zip(best, joker_count), start=1):
@@ -263,10 +301,12 @@ def propose_draw(
             next_joker += 1
         rng.shuffle(seats)
         tables.append(Table(number=number, seats=tuple(seats)))
+    return tables
 
-    repeats = count_repeats(tables, previous_rounds)
+
+def _notes(n: int, jokers: int, repeats: int, previous_rounds) -> list[str]:
+    """The sentences to announce with the draw: jokers added, pairs that meet again."""
     notes: list[str] = []
-    n = len(ordered)
     if jokers:
         notes.append(
             f"{jokers} {_plural(jokers, 'coringa adicionado', 'coringas adicionados')}: "
@@ -280,11 +320,4 @@ def propose_draw(
             )
         else:
             notes.append("Nenhum par de jogadores se repete de rodada anterior.")
-    return DrawProposal(
-        round=round_number,
-        seed=seed,
-        tables=tuple(tables),
-        jokers=jokers,
-        repeats=repeats,
-        notes=tuple(notes),
-    )
+    return notes

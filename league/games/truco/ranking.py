@@ -117,51 +117,95 @@ class _Ahead(Metric):
     """A leading criterion computed by the classification itself (group position, elimination round)."""
 
 
+class _StageRanker:
+    """Orders teams by the standings criteria over all their matches in the stage (Truco 10.1, 11), after
+    the leading criteria it is given; keeps the notes met and the draws used."""
+
+    def __init__(self, stage: Stage, used_draws: set):
+        self.stage = stage
+        self.matches = stage.matches
+        self.used_draws = used_draws
+        self.notes: list = []
+
+    def __call__(self, keys, first, extra) -> list[Ranked]:
+        stage = self.stage
+        ranked, ctx = rank_teams(keys, self.matches, stage.config.team_tiebreaks, stage.draws, first=first,
+                                 extra=extra)
+        self.notes.extend((k, c, m, "classificação da etapa") for k, c, m in ctx.notes)
+        self.used_draws.update(ctx.used_draws)
+        return ranked
+
+
 def classify(stage: Stage) -> StageResult:
     """Stage places 1..N (Truco 3, 11, 12.1): override, placement matches, elimination round, group
     position, then the standings criteria over all the team's matches in the stage; disqualified last."""
-    cfg = stage.config
     groups, group_pos, notes, used_ids = group_tables(stage)
-    matches = stage.matches
+    rank_in_stage = _StageRanker(stage, used_ids)
     dq_teams = {d.team for d in stage.disqualified if d.team}
-    teams = list(stage.teams)
+    computed = _computed_order(rank_in_stage, group_pos, "group" if groups else "standings", dq_teams)
+    classification, overridden = _ranking_points(stage, computed, dq_teams)
+    pair_places, pctx, pair_team = _pair_places(stage, rank_in_stage.matches, dq_teams)
+    notes += rank_in_stage.notes + [(k, c, m, "classificação das duplas") for k, c, m in pctx.notes]
+    used = used_ids | pctx.used_draws
+    unused = [d for d in stage.draws if id(d) not in used]
+    return StageResult(stage, groups, classification, overridden, pair_places, pair_team, notes, unused)
+
+
+def _computed_order(rank_in_stage: _StageRanker, group_pos: dict, group_how: str, dq_teams: set) -> list[Place]:
+    """The classification computed from the results: knockout teams first, then the others by their group
+    position, the disqualified ones last."""
+    stage = rank_in_stage.stage
     rounds = [r for ph in stage.phases for r in ph.rounds]
-    ko_teams = [t for t in teams if any(t in (m.home, m.away) for r in rounds for m in r.matches)]
-    fixed: dict[int, str] = {}
-    for r in rounds:  # a for_place match: winner P, loser P+1
+    ko_teams = [t for t in stage.teams if any(t in (m.home, m.away) for r in rounds for m in r.matches)]
+    order = _knockout_places(rank_in_stage, rounds, ko_teams, dq_teams)
+    others = [t for t in stage.teams if t not in ko_teams and t not in dq_teams]
+    order += _group_places(rank_in_stage, others, group_pos, len(ko_teams) + 1, group_how)
+    return _disqualified_last(rank_in_stage, list(stage.teams), order, dq_teams)
+
+
+def _placement_matches(rounds) -> dict[int, Any]:
+    """Places fixed by placement matches: a `for_place: P` match gives its winner P, its loser P+1."""
+    fixed = {}
+    for r in rounds:
         if r.for_place:
             for m in r.matches:
                 fixed[r.for_place] = m.winner
                 fixed[r.for_place + 1] = m.loser
-    fixed_teams = set(fixed.values())
-    alive = len(rounds) + 1
-    elim = {t: alive for t in ko_teams}
+    return fixed
+
+
+def _elimination_rounds(rounds, ko_teams) -> dict:
+    """The round each knockout team fell in (index; a later round ranks first); one past the last for the
+    teams no round eliminated. Placement brackets eliminate nobody."""
+    elim = dict.fromkeys(ko_teams, len(rounds) + 1)
     for r in rounds:
         if r.eliminates:
             for m in r.matches:
                 elim[m.loser] = r.index
-    ctx_notes: list = []
+    return elim
 
-    def stage_rank(keys, first, extra, how):
-        ranked, ctx = rank_teams(keys, matches, cfg.team_tiebreaks, stage.draws, first=first, extra=extra)
-        ctx_notes.extend((k, c, m, "classificação da etapa") for k, c, m in ctx.notes)
-        used_ids.update(ctx.used_draws)
-        return ranked
 
-    order: list[Place] = []
-    # knockout teams: placement matches fix places; the others by the round they fell in
+def _knockout_places(rank_in_stage: _StageRanker, rounds, ko_teams, dq_teams: set) -> list[Place]:
+    """Knockout teams: placement matches fix their places; the others fill the free places by the round
+    they fell in, then by the standings criteria over the stage."""
+    fixed = _placement_matches(rounds)
+    fixed_teams = set(fixed.values())
+    elim = _elimination_rounds(rounds, ko_teams)
     rest = [t for t in ko_teams if t not in fixed_teams and t not in dq_teams]
-    rest_ranked = stage_rank(rest, [_Ahead("eliminated_in")], {t: {"eliminated_in": elim[t]} for t in rest},
-                             "knockout") if rest else []
-    rest_iter = iter(_places_from_ranked(rest_ranked, "knockout"))
-    n_ko = len(ko_teams)
+    rest_ranked = rank_in_stage(rest, [_Ahead("eliminated_in")],
+                                {t: {"eliminated_in": elim[t]} for t in rest}) if rest else []
+    return _around_fixed(fixed, _places_from_ranked(rest_ranked, "knockout"), len(ko_teams))
+
+
+def _around_fixed(fixed: dict, rest: list[Place], n: int) -> list[Place]:
+    """Places 1..n: the fixed ones at their place, the others in their order in the free places in between
+    (teams tied among themselves keep sharing the first free place they reach)."""
+    rest_iter = iter(rest)
     filled: list[Place] = []
     offset_map: dict[int, int] = {}
-    pos = 1
-    while pos <= n_ko:
+    for pos in range(1, n + 1):
         if pos in fixed:
             filled.append(Place(fixed[pos], pos, False, how="placement"))
-            pos += 1
             continue
         p = next(rest_iter, None)
         if p is None:
@@ -169,33 +213,52 @@ def classify(stage: Stage) -> StageResult:
         offset_map.setdefault(p.position, pos)
         p.position = offset_map[p.position]
         filled.append(p)
-        pos += 1
-    filled += list(rest_iter)
-    order += filled
-    # teams that did not reach the knockout: group position, then the criteria over the stage
-    others = [t for t in teams if t not in ko_teams and t not in dq_teams]
-    if others:
-        extra = {t: {"group_position": (-group_pos[t][0], group_pos[t][1]) if t in group_pos else (1, 10 ** 6)}
-                 for t in others}
-        ranked = stage_rank(others, [_Ahead("group_position", ascending=True)], extra, "group")
-        order += _places_from_ranked(ranked, "group" if groups else "standings", start=n_ko + 1)
-    # disqualified teams go last (Truco 4.12, decision: no ranking points), ranked among themselves
-    computed = [p for p in order if p.key not in dq_teams]
+    return filled + list(rest_iter)
+
+
+def _group_places(rank_in_stage: _StageRanker, others: list, group_pos: dict, start: int,
+                  how: str) -> list[Place]:
+    """Teams that did not reach the knockout, from place `start`: by their position in their group (all
+    group winners, then all seconds, …; a later phase first), then the standings criteria over the stage."""
+    if not others:
+        return []
+    extra = {t: {"group_position": (-group_pos[t][0], group_pos[t][1]) if t in group_pos else (1, 10 ** 6)}
+             for t in others}
+    ranked = rank_in_stage(others, [_Ahead("group_position", ascending=True)], extra)
+    return _places_from_ranked(ranked, how, start=start)
+
+
+def _disqualified_last(rank_in_stage: _StageRanker, teams: list, order: list[Place],
+                       dq_teams: set) -> list[Place]:
+    """The computed classification: disqualified teams go last, ranked among themselves (Truco 4.12,
+    decision: no ranking points)."""
+    kept = [p for p in order if p.key not in dq_teams]
     dq_keys = [t for t in teams if t in dq_teams]
-    dq = _places_from_ranked(stage_rank(dq_keys, [], {}, "disqualified"), "disqualified") if dq_keys else []
-    computed = _renumber(computed) + _renumber(dq, start=len(computed) + 1, how="disqualified")
+    dq = _places_from_ranked(rank_in_stage(dq_keys, [], {}), "disqualified") if dq_keys else []
+    computed = _renumber(kept) + _renumber(dq, start=len(kept) + 1, how="disqualified")
     for p in computed:
         p.disqualified = p.key in dq_teams
-    # ranking points
-    classification = computed
-    overridden = None
-    if stage.override:
-        overridden = computed
-        classification = [Place(t, i + 1, False, how="override", disqualified=t in dq_teams)
-                          for i, t in enumerate(stage.override.order)]
-        _award(overridden, cfg.ranking_points, stage.is_final)
-    _award(classification, cfg.ranking_points, stage.is_final)
-    # pairs
+    return computed
+
+
+def _ranking_points(stage: Stage, computed: list[Place], dq_teams: set) -> tuple[list[Place], Optional[list[Place]]]:
+    """Ranking points by place (Truco 12.1); returns the classification in force and, when the stage file
+    overrides it (`classification:`), the computed one kept beside it."""
+    table, final = stage.config.ranking_points, stage.is_final
+    if not stage.override:
+        _award(computed, table, final)
+        return computed, None
+    classification = [Place(t, i + 1, False, how="override", disqualified=t in dq_teams)
+                      for i, t in enumerate(stage.override.order)]
+    _award(computed, table, final)
+    _award(classification, table, final)
+    return classification, computed
+
+
+def _pair_places(stage: Stage, matches, dq_teams: set) -> tuple[list[Place], RankContext, dict]:
+    """The pairs' classification and points (Truco 10.3, 12.2); pairs disqualified, or of a disqualified
+    team, go last."""
+    cfg = stage.config
     pairs_ranked, pctx, pair_team = rank_pairs(matches, cfg.pair_tiebreaks, stage.draws)
     dq_pairs = {d.pair for d in stage.disqualified if d.pair}
     dq_pairs |= {p for p, t in pair_team.items() if t in dq_teams}
@@ -206,10 +269,7 @@ def classify(stage: Stage) -> StageResult:
     for p in pair_places:
         p.disqualified = p.key in dq_pairs
     _award(pair_places, cfg.ranking_points, stage.is_final)
-    notes += ctx_notes + [(k, c, m, "classificação das duplas") for k, c, m in pctx.notes]
-    used = used_ids | pctx.used_draws
-    unused = [d for d in stage.draws if id(d) not in used]
-    return StageResult(stage, groups, classification, overridden, pair_places, pair_team, notes, unused)
+    return pair_places, pctx, pair_team
 
 
 def _renumber(places: list[Place], start: int = 1, how: str | None = None) -> list[Place]:
@@ -227,13 +287,18 @@ def _renumber(places: list[Place], start: int = 1, how: str | None = None) -> li
         if how:
             p.how = how
         out.append(p)
-    for i, p in enumerate(out):
-        p.tied = (i > 0 and out[i - 1].position == p.position) or \
-                 (i + 1 < len(out) and out[i + 1].position == p.position)
-    if out:
-        out[-1].decided_by = None
-        out[-1].boundary = None
+    _mark_shared(out)
     return out
+
+
+def _mark_shared(places: list[Place]) -> None:
+    """`tied` only where a neighbour shares the position; the last entry is decided against no one."""
+    for i, p in enumerate(places):
+        p.tied = (i > 0 and places[i - 1].position == p.position) or \
+                 (i + 1 < len(places) and places[i + 1].position == p.position)
+    if places:
+        places[-1].decided_by = None
+        places[-1].boundary = None
 
 
 # ---------------------------------------------------------------- annual rankings (Truco 12.1, 12.2)
@@ -253,20 +318,24 @@ class AnnualEntry:
 def annual_ranking(entries: dict, stage_ids: Sequence[str]) -> list[AnnualEntry]:
     """Sum of stage points; ties by countback (more 1st places, then 2nd, …), then shared.
     entries: key -> {stage id: (place, points)}. # Truco 12.1, 12.2; decision: countback"""
-    rows = {}
-    for key, per_stage in entries.items():
-        total = sum((pts for _, pts in per_stage.values()), Decimal(0))
-        rows[key] = Row(key, {"points": total, "countback": countback([pl for pl, _ in per_stage.values() if pl])})
+    rows = {key: _annual_row(key, per_stage) for key, per_stage in entries.items()}
     ctx = RankContext(rows=rows)
     ranked = rank(sorted(rows, key=str), [Metric("points"), Metric("countback")], ctx)
-    out = []
-    for r in ranked:
-        per = entries[r.key]
-        out.append(AnnualEntry(r.key, r.position, r.tied, r.row["points"],
-                               {s: per[s][1] for s in stage_ids if s in per and per[s][1] > 0},
-                               {s: per[s][0] for s in stage_ids if s in per},
-                               r.decided_by, r.boundary))
-    return out
+    return [_annual_entry(r, entries[r.key], stage_ids) for r in ranked]
+
+
+def _annual_row(key, per_stage: dict) -> Row:
+    """The year's total points and the places for the countback."""
+    total = sum((pts for _, pts in per_stage.values()), Decimal(0))
+    return Row(key, {"points": total, "countback": countback([pl for pl, _ in per_stage.values() if pl])})
+
+
+def _annual_entry(r: Ranked, per: dict, stage_ids: Sequence[str]) -> AnnualEntry:
+    """One line of the annual ranking: the points of each stage where some were scored, the place in each."""
+    return AnnualEntry(r.key, r.position, r.tied, r.row["points"],
+                       {s: per[s][1] for s in stage_ids if s in per and per[s][1] > 0},
+                       {s: per[s][0] for s in stage_ids if s in per},
+                       r.decided_by, r.boundary)
 
 
 def club_entries(results: Sequence[StageResult]) -> dict:

@@ -60,24 +60,46 @@ def parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore
 
 
 def _parse_board_score(text: str, cfg: TrucoConfig) -> tuple[Optional[ParsedScore], Optional[str], Optional[str]]:
+    """What parse_board_score returns for one line, computed: the games it writes, then the board they make."""
+    pairs, problem = _games_of(text)
+    if problem:
+        return None, problem[0], problem[1]
+    if len(pairs) == 1:
+        h, a = pairs[0]
+        win = cfg.games_to_win
+        if max(h, a) == win and min(h, a) < win:
+            return ParsedScore(None, h, a), None, None  # result only: pontinhos not written down
+    return _board_of_games(pairs, cfg)
+
+
+def _games_of(text: str) -> tuple[list[tuple[int, int]], Optional[tuple[str, str]]]:
+    """The (home, away) score of each game the line writes, or ([], (error message, hint))."""
     tokens = text.split()
     if not tokens:
-        return None, "placar vazio", "escreva as partidas, ex.: \"12-7 9-12 12-10\""
+        return [], ("placar vazio", "escreva as partidas, ex.: \"12-7 9-12 12-10\"")
     pairs = []
     for tok in tokens:
         game = parse_game(tok)
         if game is None:
-            if _SPACED.search(text):
-                return None, f"placar \"{text.strip()}\" ilegível: espaço dentro de uma partida", \
-                    "escreva cada partida sem espaços, ex.: \"12x7 9x12 12x10\"; o espaço separa as partidas"
-            return None, f"placar \"{tok}\" ilegível", "escreva cada partida como tentos da casa-tentos visitantes, " \
-                                                       "ex.: \"12-7\" ou \"12x7\", separadas por espaço"
+            return [], _unreadable(text, tok)
         pairs.append(game)
+    return pairs, None
+
+
+def _unreadable(text: str, tok: str) -> tuple[str, str]:
+    """(error message, hint) for a token that is not a game's score."""
+    if _SPACED.search(text):
+        return f"placar \"{text.strip()}\" ilegível: espaço dentro de uma partida", \
+            "escreva cada partida sem espaços, ex.: \"12x7 9x12 12x10\"; o espaço separa as partidas"
+    return f"placar \"{tok}\" ilegível", "escreva cada partida como tentos da casa-tentos visitantes, " \
+                                         "ex.: \"12-7\" ou \"12x7\", separadas por espaço"
+
+
+def _board_of_games(pairs: list[tuple[int, int]], cfg: TrucoConfig
+                    ) -> tuple[Optional[ParsedScore], Optional[str], Optional[str]]:
+    """A board written game by game: each game possible, and it ends when a pair has won games_to_win.
+    # Truco 10.3 (a board is won 2x0 or 2x1), decision game_points"""
     win = cfg.games_to_win
-    if len(pairs) == 1:
-        h, a = pairs[0]
-        if max(h, a) == win and min(h, a) < win:
-            return ParsedScore(None, h, a), None, None  # result only: pontinhos not written down
     hg = ag = 0
     for i, (h, a) in enumerate(pairs, 1):
         if hg == win or ag == win:

@@ -97,29 +97,36 @@ def pair_rows(matches: Iterable[Match], pair_team: dict) -> tuple[dict[PairId, R
         for b in m.boards:
             hp, ap = pair_points(b)
             pt = pontinhos(b)
-            for pair, team, mine, theirs, won, ptm in (
-                (b.home_pair, m.home, hp, ap, b.home_won, None if pt is None else pt[0] - pt[1]),
-                (b.away_pair, m.away, ap, hp, not b.home_won, None if pt is None else pt[1] - pt[0]),
-            ):
-                if pair is None:
-                    continue
-                pair_team.setdefault(pair, team)
-                row = rows.get(pair)
-                if row is None:   # (not setdefault: a blank row made for every board, kept for the first)
-                    row = rows[pair] = _blank(pair)
-                r = row.values
-                r["played"] += 1
-                r["wins"] += 1 if won else 0
-                r["losses"] += 0 if won else 1
-                r["points"] += mine
-                r["pair_points_balance"] += mine - theirs
-                if ptm is None or r["pontinhos_balance"] is None:
-                    r["pontinhos_balance"] = None
-                else:
-                    r["pontinhos_balance"] += ptm
-            if b.home_pair is not None and b.away_pair is not None:
-                enc.append(Encounter(b.home_pair, b.away_pair, hp, ap))
+            home, away = b.home_pair, b.away_pair
+            if home is not None:
+                _count_board(rows, pair_team, home, m.home, hp, ap, b.home_won,
+                             None if pt is None else pt[0] - pt[1])
+            if away is not None:
+                _count_board(rows, pair_team, away, m.away, ap, hp, not b.home_won,
+                             None if pt is None else pt[1] - pt[0])
+                if home is not None:
+                    enc.append(Encounter(home, away, hp, ap))
     return rows, enc
+
+
+def _count_board(rows: dict, pair_team: dict, pair: PairId, team: str, mine: int, theirs: int, won: bool,
+                 pontinhos_balance: Optional[int]) -> None:
+    """One board in its pair's row (the pair's first team noted in pair_team); the pontinhos balance stays
+    None once a board's pontinhos are unknown. # Truco 10.3 (pair points), 10.1 (saldo dos pontinhos)"""
+    pair_team.setdefault(pair, team)
+    row = rows.get(pair)
+    if row is None:   # (not setdefault: a blank row made for every board, kept for the first)
+        row = rows[pair] = _blank(pair)
+    r = row.values
+    r["played"] += 1
+    r["wins"] += 1 if won else 0
+    r["losses"] += 0 if won else 1
+    r["points"] += mine
+    r["pair_points_balance"] += mine - theirs
+    if pontinhos_balance is None or r["pontinhos_balance"] is None:
+        r["pontinhos_balance"] = None
+    else:
+        r["pontinhos_balance"] += pontinhos_balance
 
 
 def rank_pairs(matches: Sequence[Match], tiebreaks: Sequence[str], draws=()) -> tuple[list[Ranked], RankContext, dict]:
