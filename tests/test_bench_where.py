@@ -23,7 +23,7 @@ RAW = [
     "run_plan (league/site/render.py:800);render_page (league/site/render.py:672);Template.render (jinja2/environment.py:1295);"
     "root (pair.html:8) 20",
     # 25 parsing YAML in a load worker; 15 in nothing listed
-    "Loader.run_tasks (league/engine/loader.py:500);StageLoader.load (league/engine/loader.py:810);Loader.yaml (league/engine/loader.py:90);"
+    "run_tasks (league/engine/parallel_load.py:20);StageLoader.load (league/games/truco/reading.py:47);ContentReader.yaml (league/engine/content_reader.py:45);"
     "load_yaml (league/content/yamlio.py:400);_fast (league/content/yamlio.py:300) 25",
     "<module> (league:6);something (elsewhere.py:1) 15",
     "not a sample line",

@@ -205,6 +205,7 @@ def test_league_and_season_settings_come_from_the_cache_until_one_of_their_files
     # in the cache, with what was reported about them, so that a rebuild after a stage edit needs neither
     # their YAML nor pydantic; a season.yaml edited, added or removed is read again
     import shutil
+    from league.engine import settings
     from league.engine.cache import Cache
     from league.engine.loader import Loader
     content = tmp_path / "content"
@@ -212,18 +213,18 @@ def test_league_and_season_settings_come_from_the_cache_until_one_of_their_files
     cold = check(content, cache_dir=False)
     check(content, cache_dir=tmp_path / "cache")
     read = []
-    real = Loader.league_settings, Loader.season_settings
+    real = settings.league_settings, settings.season_settings
 
-    def spy_league(self):
+    def spy_league(loader):
         read.append("league.yaml")
-        return real[0](self)
+        return real[0](loader)
 
-    def spy_season(self, league, sdir):
+    def spy_season(loader, league, sdir):
         read.append(sdir.name)
-        return real[1](self, league, sdir)
+        return real[1](loader, league, sdir)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Loader, "league_settings", spy_league)
-        mp.setattr(Loader, "season_settings", spy_season)
+        mp.setattr(settings, "league_settings", spy_league)
+        mp.setattr(settings, "season_settings", spy_season)
         warm = Loader(content, Cache(tmp_path / "cache"))
         league = warm.load()
         assert read == []                                             # all from the cache

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import league.engine.loader as L
+import league.engine.load_plan as L
 from league.engine.build import check
 from league.content.diagnostics import LeagueError
+from league.engine.load_tasks import Task
 from league.engine.loader import Loader
 from tests.util import synth
 
@@ -132,7 +133,7 @@ def test_small_content_is_loaded_in_one_process(content):
 def test_small_content_gets_one_worker_while_the_templates_compile(content, monkeypatch):
     """Below PARALLEL_MIN_BYTES the content loads in one process, unless that process has other work
     meanwhile (the build compiling its templates): then one worker loads it beside, whatever the cores."""
-    tasks = [L._Task(None, "stage", p, 0) for p in sorted(content.glob("seasons/*/truco/*.yaml"))]
+    tasks = [Task(None, "stage", p, 0) for p in sorted(content.glob("seasons/*/truco/*.yaml"))]
     todo = list(range(len(tasks)))
     assert sum(L._size(t.path) for t in tasks) < L.PARALLEL_MIN_BYTES and len(todo) >= L.PARALLEL_MIN_FILES
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
@@ -253,7 +254,7 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
     script = (
         "import os, sys\n"
         "from pathlib import Path\n"
-        "import league.engine.loader as L\n"
+        "import league.engine.load_plan as L\n"
         "L.READBACK_MIN_ENTRIES = 3\n"
         "os.sched_getaffinity = lambda pid: {0, 1}\n"
         "from league.engine.build import build\n"

@@ -25,6 +25,7 @@ import league.site.api  # noqa: F401
 import league.engine.build  # noqa: F401
 import league.cli  # noqa: F401
 import league.engine.loader  # noqa: F401
+import league.games.truco.reading  # noqa: F401
 import league.content.pages  # noqa: F401
 import league.games.quatrilho.championship  # noqa: F401
 import league.site.render  # noqa: F401
