@@ -478,7 +478,7 @@ def test_a_process_that_exits_right_after_leaves_no_scratch_folder(site, tmp_pat
     import sys
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    code = ("import sys\nfrom pathlib import Path\nfrom league.search import start_index_stubs, stubs_of_site\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom league.site.search import start_index_stubs, stubs_of_site\n"
             "stubs = {k: v for k, v in stubs_of_site(Path(sys.argv[1])).items() if k.startswith('clubes/')}\n")
     if how == "files":
         code += "assert start_index_stubs(stubs, Path('.')).files()\n"
