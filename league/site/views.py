@@ -135,6 +135,11 @@ def stage_record(stage) -> dict:
     return got
 
 
+def stage_news(league, stage) -> list:
+    """The news posts about a stage (in the league's order): its page lists them, and they are part of its key."""
+    return [n for n in league.news if n.stage == stage.id and n.season in (None, stage.season)]
+
+
 # ---------------------------------------------------------------- view models
 
 def place_how(res: StageResult, p: Place) -> str:
@@ -252,7 +257,7 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
             "host_url": site.club_url(st.host) if st.host else None,
             "points_table": st.config.ranking_points, "final": final, "source": site.source(st.mark),
             "disqualified": st.disqualified,
-            "news": [n for n in site.league.news if n.stage == st.id and (n.season in (None, st.season))]}
+            "news": stage_news(site.league, st)}
 
 
 def season_view(site: Site, sr: SeasonResult) -> dict:
