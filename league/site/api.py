@@ -99,11 +99,16 @@ def _csv_cell(v: Any) -> Any:
     if isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)) \
             or (isinstance(v, Decimal) and v.is_finite()):
         return v
+    return csv_text(_as_text(v))
+
+
+def _as_text(v: Any) -> str:
+    """A cell that is neither text nor a number, as text: a list's items apart, a dict's a=b;c=d."""
     if isinstance(v, list):
-        return csv_text(" ".join(map(str, v)))
+        return " ".join(map(str, v))
     if isinstance(v, dict):
-        return csv_text(";".join(f"{a}={b}" for a, b in v.items()))
-    return csv_text(str(v))
+        return ";".join(f"{a}={b}" for a, b in v.items())
+    return str(v)
 
 
 def to_csv(rows: list[dict]) -> str:

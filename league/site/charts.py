@@ -92,83 +92,132 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
     Each series is labelled at its last point (when label_width > 0) so colour is never the only cue.
     y_format writes a value (e.g. as a position, 1º / 1st); by default a number in the locale + y_suffix."""
     fmt = y_format or (lambda v: _fmt(v) + y_suffix)
+    plot = _Plot(len(xs), *_y_range(series, y_min, y_max), invert, width, height, label_width)
+    body = _grid(plot, fmt, zero_line)
+    body += [f'<text x="{plot.xn[i]}" y="{height - plot.bottom + 18}" text-anchor="middle" fill="{MUTED}">'
+             f"{_t(x)}</text>" for i, x in enumerate(xs)]
+    ends = []
+    for k, s in enumerate(series):
+        end = _line(body, plot, k, s, fmt if point_labels else None)
+        if end is not None:
+            ends.append(end)
+    if label_width and ends:
+        body += _end_labels(plot, ends)
+    return _svg(width, height, title, body)
+
+
+def _y_range(series: Sequence[Series], y_min: Optional[float], y_max: Optional[float]) -> tuple[float, float]:
+    """The values' range, or y_min / y_max where given (never empty: one more than lo when all are equal)."""
     values = [v for s in series for v in s.values if v is not None]
     lo = min(values) if y_min is None else y_min
     hi = max(values) if y_max is None else y_max
-    if hi == lo:
-        hi = lo + 1
-    left, right, top, bottom = 44, 16 + label_width, 16, 40
-    pw, ph = width - left - right, height - top - bottom
-    step = pw / max(1, len(xs) - 1)
+    return lo, (hi if hi != lo else lo + 1)
 
-    def X(i: int) -> float:
-        return left + (i * step if len(xs) > 1 else pw / 2)
 
-    def Y(v: float) -> float:
-        f = (v - lo) / (hi - lo)
-        return top + (f if invert else 1 - f) * ph
+class _Plot:
+    """The drawing area of a line chart: its margins, its y range (lo to hi), where an x position and a
+    value land (`x`, `y`), and each x position's text (`xn`)."""
+    left, top, bottom = 44, 16, 40
 
-    body = []
-    # y grid: about five round ticks
-    span = hi - lo
-    tick = next(t for t in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10 ** 9)
-                if span / t <= 6)
+    def __init__(self, n: int, lo: float, hi: float, invert: bool, width: int, height: int, label_width: int):
+        self.n, self.lo, self.hi, self.invert = n, lo, hi, invert
+        self.pw = width - self.left - (16 + label_width)
+        self.ph = height - self.top - self.bottom
+        self.step = self.pw / max(1, n - 1)
+        self.xn = [_n(self.x(i)) for i in range(n)]   # each x position's text, written once
+
+    def x(self, i: int) -> float:
+        return self.left + (i * self.step if self.n > 1 else self.pw / 2)
+
+    def y(self, v: float) -> float:
+        f = (v - self.lo) / (self.hi - self.lo)
+        return self.top + (f if self.invert else 1 - f) * self.ph
+
+    def runs(self, values: Sequence[Optional[float]]) -> list[list[tuple]]:
+        """A series' points in runs: a gap (None: a stage not played) breaks the line; each point as
+        (x, y, x text, y text, value)."""
+        segs, cur = [], []
+        x, y, xn = self.x, self.y, self.xn
+        for i, v in enumerate(values):
+            if v is None:
+                if cur:
+                    segs.append(cur)
+                cur = []
+            else:
+                yv = y(v)
+                cur.append((x(i), yv, xn[i], _n(yv), v))
+        if cur:
+            segs.append(cur)
+        return segs
+
+
+_TICKS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10 ** 9)
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    """About five round values from lo to hi for the y grid, and lo itself unless a round one is close."""
+    tick = next(t for t in _TICKS if (hi - lo) / t <= 6)
     first = int(lo // tick) * tick
     v = first if first >= lo else first + tick
     ticks = [] if v - lo < tick / 3 else [lo]  # the first value (1º) always has its line
     while v <= hi + 1e-9:
         ticks.append(v)
         v += tick
-    for v in ticks:
-        y = Y(v)
-        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(y)}" y2="{_n(y)}" stroke="{LINE}"/>')
+    return ticks
+
+
+def _grid(plot: _Plot, fmt: Callable[[float], str], zero_line: bool) -> list[str]:
+    """The y grid: a line and a label at each tick, and a darker line at zero when asked (and in range)."""
+    left, right = plot.left, plot.left + plot.pw
+    body = []
+    for v in _ticks(plot.lo, plot.hi):
+        y = plot.y(v)
+        body.append(f'<line x1="{left}" x2="{right}" y1="{_n(y)}" y2="{_n(y)}" stroke="{LINE}"/>')
         body.append(f'<text x="{left - 6}" y="{_n(y + 4)}" text-anchor="end" fill="{MUTED}">{_t(fmt(v))}'
                     "</text>")
-    if zero_line and lo < 0 < hi:
-        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{_n(Y(0))}" y2="{_n(Y(0))}" stroke="{MUTED}"/>')
-    xn = [_n(X(i)) for i in range(len(xs))]   # each x position's text, written once
-    for i, x in enumerate(xs):
-        body.append(f'<text x="{xn[i]}" y="{height - bottom + 18}" text-anchor="middle" fill="{MUTED}">'
-                    f"{_t(x)}</text>")
-    ends = []
-    for k, s in enumerate(series):
-        color, dash = PALETTE[k % len(PALETTE)], DASHES[(k // len(PALETTE)) % len(DASHES)]
-        # the points, in runs: a gap (stage not played) breaks the line; each as (x, y, x text, y text, value)
-        segs, cur = [], []
-        for i, v in enumerate(s.values):
-            if v is None:
-                if cur:
-                    segs.append(cur)
-                cur = []
-            else:
-                y = Y(v)
-                cur.append((X(i), y, xn[i], _n(y), v))
-        if cur:
-            segs.append(cur)
-        if not segs:
-            continue
-        stroke = (f'" fill="none" stroke="{color}" stroke-width="2.5"'
-                  + (f' stroke-dasharray="{dash}"' if dash else "") + ' stroke-linejoin="round"/>')
-        for seg in segs:
-            if len(seg) > 1:
-                body.append('<polyline points="' + " ".join([f"{p[2]},{p[3]}" for p in seg]) + stroke)
-        pts = [p for seg in segs for p in seg]
-        for p in pts:
-            body.append(f'<circle cx="{p[2]}" cy="{p[3]}" r="3.5" fill="{color}"/>')
-        if point_labels:
-            for x, y, xt, _yt, v in pts:
-                ty = y - 8 if y - 8 > top + 4 else y + 17
-                body.append(f'<text x="{xt}" y="{_n(ty)}" text-anchor="middle" fill="{color}" '
-                            f'font-weight="600">{_t(fmt(v))}</text>')
-        ends.append((pts[-1][1], s.label, color, pts[-1][0]))
-    if label_width and ends:
-        ys = _spread([e[0] for e in ends], 14, top, top + ph)
-        for (y0, label, color, x0), y in zip(ends, ys):
-            lx = left + pw + 10
-            body.append(f'<line x1="{_n(x0 + 4)}" x2="{_n(lx - 2)}" y1="{_n(y0)}" y2="{_n(y)}" stroke="{color}" '
-                        f'stroke-width="1"/>')
-            body.append(f'<text x="{_n(lx)}" y="{_n(y + 4)}" fill="{color}">{_t(label)}</text>')
-    return _svg(width, height, title, body)
+    if zero_line and plot.lo < 0 < plot.hi:
+        body.append(f'<line x1="{left}" x2="{right}" y1="{_n(plot.y(0))}" y2="{_n(plot.y(0))}" stroke="{MUTED}"/>')
+    return body
+
+
+def _line(body: list[str], plot: _Plot, k: int, s: Series, fmt: Optional[Callable[[float], str]]) -> Optional[tuple]:
+    """Draw series number k into `body`: its runs of points as lines, a dot at each point, and each point's
+    value above it when `fmt` is given. Returns its last point (y, label, colour, x), None when it has none."""
+    color, dash = PALETTE[k % len(PALETTE)], DASHES[(k // len(PALETTE)) % len(DASHES)]
+    segs = plot.runs(s.values)
+    if not segs:
+        return None
+    stroke = (f'" fill="none" stroke="{color}" stroke-width="2.5"'
+              + (f' stroke-dasharray="{dash}"' if dash else "") + ' stroke-linejoin="round"/>')
+    for seg in segs:
+        if len(seg) > 1:
+            body.append('<polyline points="' + " ".join([f"{p[2]},{p[3]}" for p in seg]) + stroke)
+    pts = [p for seg in segs for p in seg]
+    for p in pts:
+        body.append(f'<circle cx="{p[2]}" cy="{p[3]}" r="3.5" fill="{color}"/>')
+    if fmt is not None:
+        _point_labels(body, plot, pts, color, fmt)
+    return pts[-1][1], s.label, color, pts[-1][0]
+
+
+def _point_labels(body: list[str], plot: _Plot, pts: list[tuple], color: str, fmt: Callable[[float], str]) -> None:
+    """Each point's value written above it (below it when too close to the top)."""
+    for x, y, xt, _yt, v in pts:
+        ty = y - 8 if y - 8 > plot.top + 4 else y + 17
+        body.append(f'<text x="{xt}" y="{_n(ty)}" text-anchor="middle" fill="{color}" '
+                    f'font-weight="600">{_t(fmt(v))}</text>')
+
+
+def _end_labels(plot: _Plot, ends: list[tuple]) -> list[str]:
+    """Each series' label right of the plot, spread apart, with a thin line from its last point."""
+    body = []
+    lx = plot.left + plot.pw + 10
+    ys = _spread([e[0] for e in ends], 14, plot.top, plot.top + plot.ph)
+    for (y0, label, color, x0), y in zip(ends, ys):
+        body.append(f'<line x1="{_n(x0 + 4)}" x2="{_n(lx - 2)}" y1="{_n(y0)}" y2="{_n(y)}" stroke="{color}" '
+                    f'stroke-width="1"/>')
+        body.append(f'<text x="{_n(lx)}" y="{_n(y + 4)}" fill="{color}">{_t(label)}</text>')
+    return body
 
 
 def _fmt(v: float) -> str:
@@ -213,17 +262,7 @@ class Charts:
         finals = [res for res in sr.stages if res.stage.is_final]
         if len(finals) < 2:
             return None
-        ids = [res.stage.id for res in finals]
-        clubs = [e.key for e in sr.clubs]
-        pos: dict[str, list[Optional[float]]] = {c: [] for c in clubs}
-        leaders = []
-        for k in range(1, len(finals) + 1):
-            ranking = annual_ranking(club_entries(finals[:k]), ids[:k])
-            at = {e.key: e.position for e in ranking}
-            for c in clubs:
-                pos[c].append(at.get(c))
-            lead = [self.site.club_name(e.key) for e in ranking if e.position == 1]
-            leaders.append(_("%(stage)s: %(clubs)s") % {"stage": finals[k - 1].stage.name, "clubs": i18n.join(lead)})
+        pos, leaders = self._after_each_stage(sr, finals)
         n = max((p for ps in pos.values() for p in ps if p is not None), default=1)
         series = [Series(f"{i18n.ordinal(e.position)} {_short(self.site.club_name(e.key))}", pos[e.key])
                   for e in sr.clubs]
@@ -235,6 +274,21 @@ class Charts:
         alt = _("Gráfico: posição de cada clube no ranking anual após cada etapa encerrada. "
                 "Líder após a %(leaders)s.") % {"leaders": "; ".join(leaders)}
         return self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, 720, height)
+
+    def _after_each_stage(self, sr, finals: list) -> tuple[dict, list[str]]:
+        """Each club's position in the annual ranking after each final stage ({club: [position or None]}),
+        and who led after each ("stage: clubs")."""
+        ids = [res.stage.id for res in finals]
+        pos: dict[str, list[Optional[float]]] = {e.key: [] for e in sr.clubs}
+        leaders = []
+        for k in range(1, len(finals) + 1):
+            ranking = annual_ranking(club_entries(finals[:k]), ids[:k])
+            at = {e.key: e.position for e in ranking}
+            for c, ps in pos.items():
+                ps.append(at.get(c))
+            lead = [self.site.club_name(e.key) for e in ranking if e.position == 1]
+            leaders.append(_("%(stage)s: %(clubs)s") % {"stage": finals[k - 1].stage.name, "clubs": i18n.join(lead)})
+        return pos, leaders
 
     # ------------------------------------------------------------ club and pair: position history
 
@@ -316,23 +370,45 @@ def bracket(rounds: Sequence[dict]) -> Optional[dict]:
     rounds and the final, each round's ties ordered so that ties 2k and 2k+1 feed tie k of the next round.
     Placement rounds (3º lugar, 5º ao 8º, …) are returned apart in `others`. None when the rounds do not
     form a clean bracket (byes, a round that is not half the previous one): the page then lists them."""
+    main = _eliminating(rounds)
+    if len(main) < 2 or len(main[-1]["matches"]) != 1:
+        return None
+    ordered = _feeding_order(main)
+    if ordered is None:
+        return None
+    columns = [{"name": r["name"], "duos": [ms[i:i + 2] for i in range(0, len(ms), 2)]}
+               for r, ms in zip(main, ordered)]
+    return {"columns": columns, "others": [r for r in rounds if all(r is not m for m in main)]}
+
+
+def _eliminating(rounds: Sequence[dict]) -> list[dict]:
+    """The rounds of the bracket: the eliminating ones (not for places), then the final."""
     main = [r for r in rounds if not r["for_place"] and not r["places"]]
     final = next((r for r in rounds if r["for_place"] == 1), None)
     if final is not None:
         main.append(final)
-    if len(main) < 2 or len(main[-1]["matches"]) != 1:
-        return None
+    return main
+
+
+def _feeding_order(main: list[dict]) -> Optional[list[list]]:
+    """Each round's ties, from the last round back, ordered so that ties 2k and 2k+1 feed tie k of the
+    next round; None when some round's ties do not feed the next one's two by two."""
     ordered = [list(main[-1]["matches"])]
     for r in reversed(main[:-1]):
-        prev, nxt = list(r["matches"]), ordered[0]
-        if len(prev) != 2 * len(nxt):
-            return None
-        won = {m["winner"]: m for m in prev}
-        order = [won.get(t) for m in nxt for t in (m["home"], m["away"])]
-        if None in order or len({id(m) for m in order}) != len(prev):
+        order = _feeders(list(r["matches"]), ordered[0])
+        if order is None:
             return None
         ordered.insert(0, order)
-    columns = []
-    for r, ms in zip(main, ordered):
-        columns.append({"name": r["name"], "duos": [ms[i:i + 2] for i in range(0, len(ms), 2)]})
-    return {"columns": columns, "others": [r for r in rounds if all(r is not m for m in main)]}
+    return ordered
+
+
+def _feeders(prev: list[dict], nxt: list[dict]) -> Optional[list[dict]]:
+    """The ties of a round in the order their winners play the ties `nxt` of the next round (home, away);
+    None unless each tie of `prev` feeds exactly one place."""
+    if len(prev) != 2 * len(nxt):
+        return None
+    won = {m["winner"]: m for m in prev}
+    order = [won.get(t) for m in nxt for t in (m["home"], m["away"])]
+    if None in order or len({id(m) for m in order}) != len(prev):
+        return None
+    return order

@@ -49,6 +49,13 @@ def _championships(results) -> list:
 
 
 def _entries(results, site) -> list[dict[str, Any]]:
+    """The feed's entries, newest first: news posts, the results of final stages and of championships."""
+    out = _news_entries(site) + _stage_entries(results, site) + _championship_entries(results, site)
+    out.sort(key=lambda e: (e["date"], e["id"]), reverse=True)
+    return out
+
+
+def _news_entries(site) -> list[dict[str, Any]]:
     out = []
     for n in site.league.news:
         if n.date is None:
@@ -56,40 +63,57 @@ def _entries(results, site) -> list[dict[str, Any]]:
         url = _abs(site, site.url("noticias", n.slug))
         out.append({"id": url, "url": url, "title": n.title, "date": n.date, "summary": n.summary,
                     "html": n.html, "kind": _("Notícia")})
+    return out
+
+
+def _stage_entries(results, site) -> list[dict[str, Any]]:
+    out = []
     for sr in results.seasons:
         for res in sr.stages:
             st = res.stage
             if not st.is_final:
                 continue
-            top = ", ".join(f"{i18n.ordinal(p.position)} {st.teams[p.key].name}" for p in res.classification[:3])
-            if not top:
-                text = None
-            elif st.city:
-                text = _("Classificação final da %(stage)s em %(city)s: %(top)s.") % {
-                    "stage": st.name, "city": st.city, "top": top}
-            else:
-                text = _("Classificação final da %(stage)s: %(top)s.") % {"stage": st.name, "top": top}
             url = _abs(site, site.stage_url(st))
             out.append({"id": url, "url": url, "title": _("Resultado: %(stage)s — %(season)s") % {
                         "stage": st.name, "season": sr.season.title},
-                        "date": st.date, "summary": text, "html": None, "kind": "Truco"})
+                        "date": st.date, "summary": _stage_summary(res), "html": None, "kind": "Truco"})
+    return out
+
+
+def _stage_summary(res) -> str | None:
+    """A final stage's first three teams, in a sentence (None when it has no classification)."""
+    st = res.stage
+    top = ", ".join(f"{i18n.ordinal(p.position)} {st.teams[p.key].name}" for p in res.classification[:3])
+    if not top:
+        return None
+    if st.city:
+        return _("Classificação final da %(stage)s em %(city)s: %(top)s.") % {
+            "stage": st.name, "city": st.city, "top": top}
+    return _("Classificação final da %(stage)s: %(top)s.") % {"stage": st.name, "top": top}
+
+
+def _championship_entries(results, site) -> list[dict[str, Any]]:
+    out = []
     for res in _championships(results):
         ch = res.championship
         if not ch.is_final:
             continue
-        names = ", ".join(site.player_name(ln.player) for ln in getattr(res, "champions", [])[:3])
-        if not names:
-            summary = None
-        elif getattr(ch, "municipality", None):
-            summary = _("Campeonato de Quatrilho de %(municipality)s: campeões %(names)s.") % {
-                "municipality": ch.municipality, "names": names}
-        else:
-            summary = _("Campeonato de Quatrilho: campeões %(names)s.") % {"names": names}
         url = _abs(site, site.url(ch.season, "quatrilho", ch.id))
         out.append({"id": url, "url": url, "title": _("Resultado: %(championship)s") % {"championship": ch.name},
-                    "date": ch.date, "summary": summary, "html": None, "kind": "Quatrilho"})
-    out.sort(key=lambda e: (e["date"], e["id"]), reverse=True)
+                    "date": ch.date, "summary": _champions_summary(res, site), "html": None, "kind": "Quatrilho"})
     return out
+
+
+def _champions_summary(res, site) -> str | None:
+    """A final championship's champions, in a sentence (None when it names none)."""
+    ch = res.championship
+    names = ", ".join(site.player_name(ln.player) for ln in getattr(res, "champions", [])[:3])
+    if not names:
+        return None
+    if getattr(ch, "municipality", None):
+        return _("Campeonato de Quatrilho de %(municipality)s: campeões %(names)s.") % {
+            "municipality": ch.municipality, "names": names}
+    return _("Campeonato de Quatrilho: campeões %(names)s.") % {"names": names}
 
 
 def atom(results, site) -> str:
@@ -149,26 +173,8 @@ def _fold(line: str) -> list[str]:
 def calendar(results, site) -> str:
     league = site.league
     host = urlparse(league.base_url).netloc or "league"
-    events = []
-    for sr in results.seasons:
-        for st in sr.season.stages:
-            desc = _("Truco interclubes, %(season)s. Situação: %(status)s.") % {
-                "season": sr.season.title, "status": _status(st.status)}
-            events.append((st.date, f"{st.season}-truco-{st.id}",
-                           _("Truco: %(stage)s (%(season)s)") % {"stage": st.name, "season": sr.season.title},
-                           st.city, _abs(site, site.stage_url(st)), desc, st.status))
-    for res in _championships(results):
-        ch = res.championship
-        desc = _("Campeonato de Quatrilho. Situação: %(status)s.") % {"status": _status(ch.status, "quatrilho")}
-        events.append((ch.date, f"{ch.season}-quatrilho-{ch.id}", _("Quatrilho: %(championship)s") % {
-                       "championship": ch.name},
-                       getattr(ch, "municipality", None), _abs(site, site.url(ch.season, "quatrilho", ch.id)),
-                       desc, ch.status))
-    events.sort(key=lambda e: (e[0], e[1]))
-    # DTSTAMP: when this calendar's information was last true — the newest date of something that
-    # already happened (a played stage or championship, a news post); never the build's clock.
-    past = [e[0] for e in events if e[6] != "scheduled"] + [n.date for n in league.news if n.date]
-    stamp = max(past, default=min((e[0] for e in events), default=dt.date(2000, 1, 1)))
+    events = sorted(_stage_events(results, site) + _championship_events(results, site), key=lambda e: (e[0], e[1]))
+    stamp = _calendar_stamp(events, league)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:-//league//Calendario da federacao//{i18n.html_lang().upper()}",
              "CALSCALE:GREGORIAN", "METHOD:PUBLISH", f"X-WR-CALNAME:{_ical_text(league.name)}",
              "X-WR-TIMEZONE:America/Sao_Paulo"]
@@ -181,6 +187,39 @@ def calendar(results, site) -> str:
         lines += [f"DESCRIPTION:{_ical_text(desc)}", f"URL:{url}", "TRANSP:TRANSPARENT", "END:VEVENT"]
     lines.append("END:VCALENDAR")
     return "".join(f + "\r\n" for line in lines for f in _fold(line))
+
+
+# an event: (date, uid, summary, location, url, description, status)
+
+def _stage_events(results, site) -> list[tuple]:
+    events = []
+    for sr in results.seasons:
+        for st in sr.season.stages:
+            desc = _("Truco interclubes, %(season)s. Situação: %(status)s.") % {
+                "season": sr.season.title, "status": _status(st.status)}
+            events.append((st.date, f"{st.season}-truco-{st.id}",
+                           _("Truco: %(stage)s (%(season)s)") % {"stage": st.name, "season": sr.season.title},
+                           st.city, _abs(site, site.stage_url(st)), desc, st.status))
+    return events
+
+
+def _championship_events(results, site) -> list[tuple]:
+    events = []
+    for res in _championships(results):
+        ch = res.championship
+        desc = _("Campeonato de Quatrilho. Situação: %(status)s.") % {"status": _status(ch.status, "quatrilho")}
+        events.append((ch.date, f"{ch.season}-quatrilho-{ch.id}", _("Quatrilho: %(championship)s") % {
+                       "championship": ch.name},
+                       getattr(ch, "municipality", None), _abs(site, site.url(ch.season, "quatrilho", ch.id)),
+                       desc, ch.status))
+    return events
+
+
+def _calendar_stamp(events: list[tuple], league) -> dt.date:
+    """DTSTAMP: when this calendar's information was last true — the newest date of something that already
+    happened (a played stage or championship, a news post); never the build's clock."""
+    past = [e[0] for e in events if e[6] != "scheduled"] + [n.date for n in league.news if n.date]
+    return max(past, default=min((e[0] for e in events), default=dt.date(2000, 1, 1)))
 
 
 def _status(s: str, kind: str = "truco") -> str:

@@ -20,7 +20,7 @@ from league.models import pair_slug
 from league.site.paths import default_templates
 from league.site.views import (
     RESERVED, SEARCH_KINDS, STATUS, STATUS_M, Site, club_view, date_br, date_short, player_view, pair_view,
-    pos_text, pts_text, season_view, stage_view, team_view,
+    pos_text, pts_text, season_view, stage_news, stage_view, team_view,
 )
 from league.standings.explain import NAMES, explain, signed
 
@@ -112,22 +112,65 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     env = env or _env(templates, results.league.locale)   # env: prepare_env's, for this locale
     site = Site(results)
     league = results.league
-    files: dict[str, str | bytes] = {}
-    css = (templates / "static" / "style.css").read_bytes()
-    css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
-    files[css_name] = css
-    js = (templates / "static" / "site.js").read_bytes()
-    js_name = f"static/site.{hashlib.sha256(js).hexdigest()[:10]}.js"
-    files[js_name] = js
-    seasons = results.seasons
-    current = results.current
+    files, css_name, js_name = _static_files(templates)
     if dates is None:   # the build asks git early, while it loads (a small process forks faster)
         from league.content.provenance import git_dates
         dates = git_dates(Path(league.content_dir))
+    updated = _last_update(results.seasons, dates)
+    common = {"league": league, "site": site, "nav": _nav(site, results.seasons, league), "css": site.root + css_name,
+              "updated": updated, "explain": explain, "draft": draft, "js": site.root + js_name}
+    from league.site.charts import Charts
+    charts = common["charts"] = Charts(results, site)
+    touched: list = []   # the chart files the page being rendered asked for (kept with it on a rebuild)
+    charts.touched = touched   # (a list, not a wrapper of charts._keep: that closure would make a reference
+    # cycle holding the whole results, which a long-lived process such as league serve would keep)
+    pages = _Pages(keys_for(results, site, templates, updated, dates) if keys_for is not None else None)
+    pages.add("index.html", "index.html", lambda: _home(site, results))
+    for kind in (_season_pages, _club_pages, _team_pages, _pair_pages, _player_pages, _document_pages):
+        kind(pages, site, results, dates)
+    files.update(_site_files(env, common, site, pages.urls, draft))
+    from league.site.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
+    return SitePlan(env=env, common=common, jobs=pages.jobs, files=files, charts=charts, updated=updated,
+                    dates=dates, touched=touched, keys=pages.keys)
+
+
+class _Pages:
+    """The jobs of a plan as they are listed, the URLs of its pages (for the sitemap) and the keys that
+    give each page its key on a rebuild (None: a build without them)."""
+
+    def __init__(self, keys):
+        self.keys = keys
+        self.jobs: list[PageJob] = []
+        self.urls: list[str] = []
+
+    def add(self, path: str, template: str, make, page_updated=None, key=None) -> None:
+        self.jobs.append(PageJob(path, template, make, page_updated, key))
+        if path.endswith("index.html"):
+            self.urls.append(path[: -len("index.html")])
+
+    def key(self, kind: str, *args):
+        """The key of a page of this kind (`later(kind, *args)`), None in a build without keys."""
+        return self.keys and self.keys.later(kind, *args)
+
+
+def _static_files(templates: Path) -> tuple[dict, str, str]:
+    """The style sheet and the script, named by their digest: (files, the style's path, the script's)."""
+    css = (templates / "static" / "style.css").read_bytes()
+    css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
+    js = (templates / "static" / "site.js").read_bytes()
+    js_name = f"static/site.{hashlib.sha256(js).hexdigest()[:10]}.js"
+    return {css_name: css, js_name: js}, css_name, js_name
+
+
+def _last_update(seasons, dates: dict):
+    """The site's date of last update: the newest git date of the content, else its newest played date."""
     content_dates = [st.date for sr in seasons for st in sr.season.stages if st.status != "scheduled"]
     content_dates += [c.date for sr in seasons for c in sr.season.championships if c.status != "scheduled"]
-    updated = max(dates.values(), default=None) or max(content_dates, default=None)
+    return max(dates.values(), default=None) or max(content_dates, default=None)
 
+
+def _nav(site: Site, seasons, league) -> list[dict]:
+    """The menu: home, the last three seasons, clubs, players, news, the league's pages, search."""
     nav = [{"title": _("Início"), "url": site.url()}]
     for sr in reversed(seasons[-3:]):
         nav.append({"title": _("Temporada %(year)s") % {"year": sr.season.year},
@@ -136,106 +179,121 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
             {"title": _("Notícias"), "url": site.url("noticias")}]
     nav += [{"title": p.title, "url": site.url(p.slug)} for p in league.pages]
     nav.append({"title": _("Busca"), "url": site.url("busca")})
-    common = {"league": league, "site": site, "nav": nav, "css": site.root + css_name, "updated": updated,
-              "explain": explain, "draft": draft, "js": site.root + js_name}
-    from league.site.charts import Charts
-    charts = common["charts"] = Charts(results, site)
-    touched: list = []   # the chart files the page being rendered asked for (kept with it on a rebuild)
-    charts.touched = touched   # (a list, not a wrapper of charts._keep: that closure would make a reference
-    # cycle holding the whole results, which a long-lived process such as league serve would keep)
-    urls: list[str] = []
-    keys = keys_for(results, site, templates, updated, dates) if keys_for is not None else None
+    return nav
 
-    jobs: list[PageJob] = []
 
-    def page(path: str, template: str, make, page_updated=None, key=None):
-        jobs.append(PageJob(path, template, make, page_updated, key))
-        if path.endswith("index.html"):
-            urls.append(path[: -len("index.html")])
+def _home(site: Site, results: Results) -> dict:
+    """The home page's view: the current season, the latest results and championships, what is coming."""
+    seasons = results.seasons
+    latest = [r for sr in seasons for r in sr.stages if r.stage.status != "scheduled"]
+    latest.sort(key=lambda r: (r.stage.date, r.stage.id), reverse=True)
+    upcoming = [r.stage for sr in seasons for r in sr.stages if r.stage.status == "scheduled"]
+    return dict(current=season_view(site, results.current) if results.current else None,
+                championships=_latest_championships(site, seasons),
+                latest=[{"stage": r.stage, "top": [(p, r.stage.teams[p.key].name) for p in r.classification[:3]],
+                         "status": STATUS[r.stage.status]} for r in latest[:3]],
+                upcoming=upcoming, news=results.league.news[:5], title=results.league.name)
 
-    # home
-    def home():
-        latest = [r for sr in seasons for r in sr.stages if r.stage.status != "scheduled"]
-        latest.sort(key=lambda r: (r.stage.date, r.stage.id), reverse=True)
-        upcoming = [r.stage for sr in seasons for r in sr.stages if r.stage.status == "scheduled"]
-        champs = [c for sr in seasons for c in sr.championships if c.championship.status != "scheduled"]
-        champs.sort(key=lambda c: (c.championship.date, c.championship.id), reverse=True)
-        latest_champs = [{"url": site.url(c.championship.season, "quatrilho", c.championship.id),
-                          "name": c.championship.name, "date": c.championship.date,
-                          "status": STATUS_M.get(c.championship.status, c.championship.status),
-                          "state": c.championship.status,
-                          "top": [(ln.position, site.player_name(ln.player)) for ln in c.lines[:3]]}
-                         for c in champs[:3]]
-        return dict(current=season_view(site, current) if current else None, championships=latest_champs,
-                    latest=[{"stage": r.stage, "top": [(p, r.stage.teams[p.key].name) for p in r.classification[:3]],
-                             "status": STATUS[r.stage.status]} for r in latest[:3]],
-                    upcoming=upcoming, news=league.news[:5], title=league.name)
-    page("index.html", "index.html", home)
+
+def _latest_championships(site: Site, seasons) -> list[dict]:
+    """The three latest Quatrilho championships played, newest first, with their first three players."""
+    champs = [c for sr in seasons for c in sr.championships if c.championship.status != "scheduled"]
+    champs.sort(key=lambda c: (c.championship.date, c.championship.id), reverse=True)
+    return [{"url": site.url(c.championship.season, "quatrilho", c.championship.id),
+             "name": c.championship.name, "date": c.championship.date,
+             "status": STATUS_M.get(c.championship.status, c.championship.status),
+             "state": c.championship.status,
+             "top": [(ln.position, site.player_name(ln.player)) for ln in c.lines[:3]]}
+            for c in champs[:3]]
+
+
+def _season_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
+    """Each season's page, its stages' pages and its Quatrilho championships' pages and overview."""
     from league.games.quatrilho.views import championship_view, season_overview
-    for sr in seasons:
-        page(f"{sr.season.year}/index.html", "season.html",
-             lambda sr=sr: {**season_view(site, sr), "title": sr.season.title}, key=keys and keys.later("season", sr))
+    for sr in results.seasons:
+        pages.add(f"{sr.season.year}/index.html", "season.html",
+                  lambda sr=sr: {**season_view(site, sr), "title": sr.season.title}, key=pages.key("season", sr))
         for res in sr.stages:
-            page(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html",
-                 lambda sr=sr, res=res: {**stage_view(site, sr, res), "title": f"{res.stage.name} — {sr.season.title}"},
-                 page_updated=dates.get(res.stage.path) or res.stage.date,
-                 key=keys and keys.later("stage", sr, res, [n for n in league.news if n.stage == res.stage.id and
-                                                            n.season in (None, res.stage.season)]))
+            pages.add(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html",
+                      lambda sr=sr, res=res: {**stage_view(site, sr, res),
+                                              "title": f"{res.stage.name} — {sr.season.title}"},
+                      page_updated=dates.get(res.stage.path) or res.stage.date,   # (its news: only for a key)
+                      key=pages.keys and pages.key("stage", sr, res, stage_news(site.league, res.stage)))
         if sr.championships:
             year = sr.season.year
             for cres in sr.championships:
-                ch = cres.championship
-                page(f"{year}/quatrilho/{ch.id}/index.html", "championship.html",
-                     lambda sr=sr, cres=cres: championship_view(site, sr, cres), key=keys and keys.later("championship", sr, ch))
-            page(f"{year}/quatrilho/index.html", "quatrilho_season.html", lambda sr=sr: season_overview(site, sr),
-                 key=keys and keys.later("quatrilho_season", sr))
-    # clubs
-    clubs = sorted(league.clubs.values(), key=lambda c: c.name.lower())
-    page("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")),
-         key=keys and keys.later("summary", "clubs"))
+                pages.add(f"{year}/quatrilho/{cres.championship.id}/index.html", "championship.html",
+                          lambda sr=sr, cres=cres: championship_view(site, sr, cres),
+                          key=pages.key("championship", sr, cres.championship))
+            pages.add(f"{year}/quatrilho/index.html", "quatrilho_season.html", lambda sr=sr: season_overview(site, sr),
+                      key=pages.key("quatrilho_season", sr))
+
+
+def _club_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
+    """The list of clubs and each club's page."""
+    clubs = sorted(results.league.clubs.values(), key=lambda c: c.name.lower())
+    pages.add("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")),
+              key=pages.key("summary", "clubs"))
     for c in clubs:
-        page(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=keys and keys.later("club", c.id))
-    # teams
+        pages.add(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=pages.key("club", c.id))
+
+
+def _team_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
+    """Each team's page."""
     for tid in sorted(site.team_hist):
-        page(f"equipes/{tid}/index.html", "team.html", lambda tid=tid: team_view(site, tid), key=keys and keys.later("team", tid))
-    # pairs
+        pages.add(f"equipes/{tid}/index.html", "team.html", lambda tid=tid: team_view(site, tid),
+                  key=pages.key("team", tid))
+
+
+def _pair_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
+    """Each pair's page, with its places in the annual rankings."""
     annual_by_pair: dict = defaultdict(list)
-    for sr in seasons:
+    for sr in results.seasons:
         for e in sr.pairs:
             annual_by_pair[e.key].append((sr, e))
     for pair in sorted(site.pair_hist):
-        page(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
-             lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=keys and keys.later("pair", pair))
-    # players
-    players = sorted(league.players.values(), key=lambda p: p.name.lower())
-    page("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")),
-         key=keys and keys.later("summary", "players"))
+        pages.add(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
+                  lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=pages.key("pair", pair))
+
+
+def _player_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
+    """The list of players and each player's page."""
+    players = sorted(results.league.players.values(), key=lambda p: p.name.lower())
+    pages.add("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")),
+              key=pages.key("summary", "players"))
     for pl in players:
-        page(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl), key=keys and keys.later("player", pl.id))
-    # pages and news
+        pages.add(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl),
+                  key=pages.key("player", pl.id))
+
+
+def _document_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
+    """The league's own pages, the news (list and posts) and the search page."""
+    league = results.league
     for p in league.pages:
         if p.slug in RESERVED or p.slug.isdigit():
             continue  # reported by the loader
-        page(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title),
-             key=keys and keys.later("summary", "page", p.slug))
-    page("noticias/index.html", "news_list.html", lambda: dict(news=league.news, title=_("Notícias")))
+        pages.add(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title),
+                  key=pages.key("summary", "page", p.slug))
+    pages.add("noticias/index.html", "news_list.html", lambda: dict(news=league.news, title=_("Notícias")))
     for n in league.news:
-        page(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title),
-             key=keys and keys.later("news", n))
-    page("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")),
-         key=keys and keys.later("summary", "search"))
-    files["404.html"] = env.get_template("404.html").render(**common, title=_("Página não encontrada"),
-                                                            page_path="404.html")
+        pages.add(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title),
+                  key=pages.key("news", n))
+    seasons = results.seasons
+    pages.add("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")),
+              key=pages.key("summary", "search"))
+
+
+def _site_files(env: jinja2.Environment, common: dict, site: Site, urls: list[str], draft: bool) -> dict:
+    """The page not found (404.html), the sitemap of the pages' URLs and robots.txt (a draft: no robots)."""
+    league = site.league
+    files = {"404.html": env.get_template("404.html").render(**common, title=_("Página não encontrada"),
+                                                             page_path="404.html")}
     base = league.base_url.rstrip("/")
     origin = f"{urlparse(league.base_url).scheme}://{urlparse(league.base_url).netloc}" if "://" in base else ""
-    files["sitemap.xml"] = env.get_template("sitemap.xml").render(urls=sorted(origin + site.root + u for u in urls
-                                                                              if True) if origin else
-                                                                  sorted(site.root + u for u in urls))
+    files["sitemap.xml"] = env.get_template("sitemap.xml").render(urls=sorted(origin + site.root + u for u in urls))
     files["robots.txt"] = ("User-agent: *\nDisallow: /\n" if draft else
                            f"User-agent: *\nAllow: /\nSitemap: {origin}{site.root}sitemap.xml\n")
-    from league.site.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
-    return SitePlan(env=env, common=common, jobs=jobs, files=files, charts=charts, updated=updated,
-                    dates=dates, touched=touched, keys=keys)
+    return files
 
 
 def render_page(plan: SitePlan, job) -> str:

@@ -11,12 +11,11 @@ pagefind runs through its documented command line only (`pagefind --site … --o
 protocol:
 
   - `run_pagefind(site)` indexes a written site in place (tests, the browser tests' sites);
-  - the build indexes small stubs of its pages instead of the pages: `stub(html)` cuts a page down to what
-    pagefind reads from it (~1/20 of the bytes: the heading and meta line, `<main>`'s meta, `<html lang>`),
-    and `start_index_stubs` writes the stubs, at the pages' paths, into a scratch folder that pagefind
-    indexes in the background; its files come back in memory (the build writes them through its
-    SiteWriter, so a rebuild rewrites only the files whose bytes changed), and the scratch folder is
-    removed, whatever happens. `stubs_digest` hashes the stubs: the index needs making again only when it
+  - the build indexes small stubs of its pages instead of the pages: `stub(html)` (league/site/stubs.py)
+    cuts a page down to what pagefind reads from it (~1/20 of the bytes), and `start_index_stubs` writes
+    the stubs, at the pages' paths, into a scratch folder that pagefind indexes in the background; its
+    files come back in memory (the build writes them through its SiteWriter, so a rebuild rewrites only
+    the files whose bytes changed), and the scratch folder is removed, whatever happens. `stubs_digest` hashes the stubs: the index needs making again only when it
     changes (a score is not in any stub).
 
 Why not pagefind's Python API (`pagefind.index.PagefindIndex`, pagefind 1.5.2): its reader takes one reply
@@ -32,28 +31,14 @@ file system lists a directory (tmpfs: by creation; ext4: by a hash of the name, 
 The stubs are written in the order of their paths into a new folder each time, always on the same kind of
 file system (`_scratch_root`): the same content gives the same index, byte for byte, on the same machine.
 Another file system may number the pages otherwise (other file names and bytes, the same search).
-
-What pagefind 1.x reads from one of our pages (what `stub` keeps; pagefind/src/fossick/parser.rs):
-  - `<html lang>`, lower-cased: the index language (stemming, the `pt-br` file names);
-  - the text of the `data-pagefind-body` elements and of the text nodes between them (whitespace
-    normalised; `h1` gets an automatic weight), in order: the content, words and word positions;
-  - `data-pagefind-meta` / `-filter` / `-sort` / `-default-meta` attributes (here `tipo:…` on `<main>`);
-  - the text of the first non-empty `<h1>` as the `title` meta, `<title>` only when there is no `h1`;
-  - the first `<img src>` after that `h1` (outside `data-pagefind-ignore="all"`) as the `image` and
-    `image_alt` meta — on our pages that is a chart, whose alt text carries positions and points;
-  - elements with an `id` inside a body (anchors), `<html>`'s presence, the file's path (the URL).
-A page whose shape differs from the one the templates produce (a meta attribute elsewhere, an `h1`
-before the body, an `id` inside the body…) gets itself as its stub: still indexed the same, just not smaller.
 """
 from __future__ import annotations
 
 import atexit
-import hashlib
 import importlib
 import importlib.util
 import os
 import queue
-import re
 import shutil
 import subprocess
 import tempfile
@@ -61,6 +46,8 @@ import threading
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
+
+from league.site.stubs import StubHash, _relpath, stub, stubs_digest, stubs_of_site  # noqa: F401 — also from here
 
 # pagefind's own UI bundles, unused by the site (site.js talks to pagefind.js directly)
 UNUSED = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-component-ui.js", "pagefind-component-ui.css",
@@ -122,178 +109,6 @@ def run_pagefind(out_dir: Path, quiet: bool = True) -> bool:
         raise _failure(proc.returncode, proc.stderr or proc.stdout)
     _drop_unused(out_dir / "pagefind")
     return True
-
-
-# ------------------------------------------------------------------------------------------ stubs
-
-_SPACE = " \t\n\r\f"
-_BODY = "data-pagefind-body"
-_TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
-_HTML_TAG = re.compile(r"<html(?=[\s>])[^>]*>", re.I)
-_TITLE = re.compile(r"<title(?=[\s>])[^>]*>.*?</title\s*>", re.I | re.S)
-_TAGS = re.compile(r"<[^>]*>")
-_ID_ATTR = re.compile(r"<[A-Za-z][^>]*?\sid=", re.I)
-_IGNORE_VALUE = re.compile(r"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*))""")
-# the attributes whose values pagefind keeps wherever they are on the page
-_DATA_ATTRS = ("data-pagefind-meta=", "data-pagefind-filter=", "data-pagefind-sort=",
-               "data-pagefind-default-meta=")
-
-
-def _in_tag(html: str, pos: int) -> bool:
-    """Whether `pos` lies inside a start tag (the last `<` before it comes after the last `>`)."""
-    return html.rfind("<", 0, pos) > html.rfind(">", 0, pos)
-
-
-def _is_attr(html: str, pos: int, name: str) -> bool:
-    """Whether the text `name` found at `pos` is that attribute of a tag (not words in the text)."""
-    after = html[pos + len(name):pos + len(name) + 1]
-    return html[pos - 1:pos] in _SPACE and (after == "" or after in _SPACE + "=/>") and _in_tag(html, pos)
-
-
-def _element_end(html: str, start: int, name: str) -> int:
-    """End (after `</name>`) of the element whose start tag begins at `start`; -1 when unclosed.
-    Counts nested elements of the same name."""
-    close = html.find(f"</{name}>", start)
-    if close >= 0 and html.find(f"<{name}", start + 1, close) < 0:
-        return close + len(name) + 3  # the usual case: nothing of the same name inside
-    opener = re.compile(rf"<(/?){re.escape(name)}(?=[\s>/])[^>]*>", re.I)
-    depth = 0
-    for m in opener.finditer(html, start):
-        if m.group(1):
-            depth -= 1
-            if depth == 0:
-                return m.end()
-        elif not m.group(0).endswith("/>"):
-            depth += 1
-    return -1
-
-
-def _excluded(html: str, lo: int, pos: int) -> bool:
-    """Whether `pos` lies in an element starting after `lo` that pagefind excludes entirely
-    (`data-pagefind-ignore="all"`, or a value it does not know): an image there is not the page's."""
-    i = html.find("data-pagefind-ignore", lo, pos)
-    while i >= 0:
-        if _is_attr(html, i, "data-pagefind-ignore"):
-            v = _IGNORE_VALUE.match(html, i + 20)
-            value = next((g for g in v.groups() if g is not None), "") if v else ""
-            if value.lower() not in ("", "index", "true"):
-                tag = html.rfind("<", 0, i)
-                name = _TAG_NAME.match(html, tag)
-                end = _element_end(html, tag, name.group(1)) if name else -1
-                if end < 0 or end > pos:
-                    return True
-        i = html.find("data-pagefind-ignore", i + 20, pos)
-    return False
-
-
-def _first_image(html: str, after: int) -> tuple[int, int] | None:
-    """Start and end of the first `<img src>` from `after` on that pagefind takes as the page's image.
-    (Looks for `src=`, far rarer than `<`, then checks that it is an attribute of an `<img>`.)"""
-    k = html.find("src=", after)
-    while k >= 0:
-        tag = html.rfind("<", after, k)
-        if (tag >= 0 and html.startswith("<img", tag) and html[tag + 4:tag + 5] in _SPACE
-                and html[k - 1:k] in _SPACE and html.find(">", tag, k) < 0
-                and not _excluded(html, after, tag)):
-            return tag, html.find(">", k) + 1
-        k = html.find("src=", k + 4)
-    return None
-
-
-def stub(html: str) -> str | None:
-    """The smallest page pagefind indexes exactly like `html` (same content and word positions, title,
-    meta, image, language — hence a byte-identical index when written at the same path), or None when
-    the page has no `data-pagefind-body` (pagefind skips it, since other pages have one)."""
-    bodies: list[int] = []  # data-pagefind-body attributes
-    attrs: list[int] = []  # data-pagefind-meta, -filter, -sort, -default-meta
-    k = html.find("data-pagefind-")
-    while k >= 0:
-        if html.startswith(_BODY, k):
-            if _is_attr(html, k, _BODY):
-                bodies.append(k)
-        elif html.startswith(_DATA_ATTRS, k):
-            attrs.append(k)
-        k = html.find("data-pagefind-", k + 14)
-    if not bodies:
-        return None
-    first = html.rfind("<", 0, bodies[0])
-    last = html.rfind("<", 0, bodies[-1])
-    name = _TAG_NAME.match(html, last)
-    end = _element_end(html, last, name.group(1)) if name else -1
-    if (end < 0 or not html.startswith("<h1", first) or html.find("<h1", 0, first) >= 0
-            or html.find("<H1", 0, first) >= 0):
-        return html  # the title from an h1 outside the body, an unclosed body…: keep the whole page
-    span = html[first:end]
-    if _ID_ATTR.search(span):
-        return html  # anchors: their numbering counts the ids before the body
-    main = html.rfind("<main", 0, first)  # the body's <main>, with its data-pagefind-meta
-    main_end = html.find(">", main) + 1
-    if main < 0 or html[main + 5] not in _SPACE + ">" or html.find("</main", main, first) >= 0:
-        main = main_end = -1
-    h1_end = _element_end(html, first, "h1")
-    if not _TAGS.sub("", html[first:h1_end]).strip():
-        return html  # an empty h1 is no title: pagefind looks further (next h1, <title>)
-    image = _first_image(html, h1_end)
-    # every meta, filter and sort attribute must be in the stub, else keep the page
-    kept = [(first, end), (main, main_end)] + ([image] if image else [])
-    if not all(any(a <= k < b for a, b in kept) for k in attrs):
-        return html
-    html_tag = _HTML_TAG.search(html, 0, first)
-    title = _TITLE.search(html, 0, first)
-    return "".join((
-        "<!doctype html>\n", html_tag.group(0) if html_tag else "<html>", "\n<head>\n",
-        title.group(0) if title else "", "\n</head>\n<body>\n", html[main:main_end] if main >= 0 else "", span,
-        html[image[0]:image[1]] if image and image[0] >= end else "",  # one in the body is already there
-        "</main>" if main >= 0 else "", "\n</body>\n</html>\n"))
-
-
-class StubHash(str):
-    """The hash a previous build recorded of a page's stub (league.build._stub_hash), standing for the stub of
-    a page rendered again with the very bytes of the file the previous site has: the same bytes have the same
-    stub, so the build does not cut it out again (league.render._share). Where the text is needed (the index
-    made again), it is read back from that file, as for a page kept unrendered."""
-
-    __slots__ = ()
-
-
-def stubs_digest(stubs: Mapping[str, str]) -> str:
-    """sha256 of the (relative path, stub) pairs sorted by path: the index needs rebuilding only when it
-    changes (a changed score outside the indexed text leaves it as it was)."""
-    h = hashlib.sha256()
-    for path in sorted(stubs, key=_relpath):
-        rel = _relpath(path).encode("utf-8")
-        text = stubs[path].encode("utf-8")
-        h.update(len(rel).to_bytes(8, "big") + rel + len(text).to_bytes(8, "big") + text)
-    return h.hexdigest()
-
-
-def _relpath(path: str | os.PathLike) -> str:
-    """`path` as a clean relative POSIX path ("jogadores/x/index.html"); ValueError for anything that
-    could leave the tree (absolute, `..`) or has two spellings (`a//b`, `./a`)."""
-    rel = os.fspath(path)
-    if os.sep != "/":
-        rel = rel.replace(os.sep, "/")
-    parts = rel.split("/")
-    if not rel or rel.startswith("/") or "" in parts or "." in parts or ".." in parts or ":" in parts[0]:
-        raise ValueError(f"caminho de página inválido: {path!r}")
-    return rel
-
-
-def stubs_of_site(site: Path) -> dict[str, str]:
-    """The stub of every indexed `.html` page of a written site, keyed by its path relative to `site`
-    (a helper for tests and benchmarks; the build computes stubs from the pages it renders)."""
-    site = Path(site)
-    out: dict[str, str] = {}
-    for dirpath, dirnames, filenames in os.walk(site):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(".html"):
-                path = os.path.join(dirpath, name)
-                with open(path, encoding="utf-8") as fh:
-                    s = stub(fh.read())
-                if s is not None:
-                    out[Path(os.path.relpath(path, site)).as_posix()] = s
-    return out
 
 
 # ------------------------------------------------------------------------------- indexing stubs
@@ -418,6 +233,7 @@ class StubIndexing:
         self._files: dict[str, bytes] | None = None
         self._error: BaseException | None = None
         self._result: bool | None = None
+        self._scratch: str | None = None   # the scratch folder, made by the thread with the first stub
         self._ready = threading.Event()   # the index's files read (or a failure): the scratch folder goes next
         self._thread = threading.Thread(target=self._run, name="pagefind", daemon=True)
         _live.add(self)
@@ -445,48 +261,9 @@ class StubIndexing:
             self._queue.put(None)
 
     def _run(self) -> None:
-        scratch = None
         try:
-            pages: list[tuple[str, str]] = []   # kept until pagefind starts: written again if out of order
-            made: set[str] = set()
-            while (item := self._queue.get()) is not None:
-                if self._cancelled:
-                    return
-                if scratch is None:
-                    scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=_scratch_root())
-                    site, out = os.path.join(scratch, "site"), os.path.join(scratch, "pagefind")
-                pages.append(item)
-                _write_stub(site, item, made)
-            if self._cancelled:
-                return
-            if not pages:
-                raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
-            if not self._ordered:   # pagefind numbers the pages in the order the folder lists them
-                pages.sort()
-                for (a, _), (b, _) in zip(pages, pages[1:]):
-                    if a == b:
-                        raise ValueError(f"página repetida: {a!r}")
-                shutil.rmtree(site)
-                made.clear()
-                for item in pages:
-                    _write_stub(site, item, made)
-            del pages
-            with self._lock:
-                if self._cancelled:
-                    return
-                # in the scratch folder: no pagefind.yml of the current folder applies
-                self._proc = subprocess.Popen(self._command, cwd=scratch,
-                                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                              stderr=subprocess.PIPE, env=_pagefind_env())
-            stdout, stderr = self._proc.communicate()
-            if self._cancelled:
-                return
-            if self._proc.returncode != 0:
-                raise _failure(self._proc.returncode, (stderr or stdout).decode("utf-8", "replace"))
-            files = _read_index(out)
-            if not files:
-                raise _failure(1, "pagefind não escreveu o índice")
-            self._files = files
+            if self._receive():
+                self._files = self._index()
         except SearchError as e:
             self._error = e
         except OSError as e:   # the scratch folder (a full /dev/shm…): TMPDIR names another
@@ -497,8 +274,59 @@ class StubIndexing:
             self._error = e
         finally:
             self._ready.set()   # files() returns while the scratch folder is deleted (~0.3 s for 5 seasons)
-            if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+
+    def _receive(self) -> bool:
+        """Writes the stubs into the scratch folder (made with the first) as they come, until `finish()`;
+        written again in path order when they came out of it. False when cancelled meanwhile."""
+        pages: list[tuple[str, str]] = []   # kept until pagefind starts: written again if out of order
+        made: set[str] = set()
+        while (item := self._queue.get()) is not None:
+            if self._cancelled:
+                return False
+            if self._scratch is None:
+                self._scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=_scratch_root())
+            pages.append(item)
+            _write_stub(os.path.join(self._scratch, "site"), item, made)
+        if self._cancelled:
+            return False
+        if not pages:
+            raise _failure(1, "nenhuma página a indexar (nenhuma tem data-pagefind-body)")
+        if not self._ordered:   # pagefind numbers the pages in the order the folder lists them
+            self._write_sorted(pages)
+        return True
+
+    def _write_sorted(self, pages: list[tuple[str, str]]) -> None:
+        """The stubs written again, into a new site folder, in the order of their paths."""
+        pages.sort()
+        for (a, _), (b, _) in zip(pages, pages[1:]):
+            if a == b:
+                raise ValueError(f"página repetida: {a!r}")
+        site = os.path.join(self._scratch, "site")
+        shutil.rmtree(site)
+        made: set[str] = set()
+        for item in pages:
+            _write_stub(site, item, made)
+
+    def _index(self) -> dict[str, bytes] | None:
+        """pagefind over the stubs of the scratch folder: the index's files; None when cancelled meanwhile."""
+        with self._lock:
+            if self._cancelled:
+                return None
+            # in the scratch folder: no pagefind.yml of the current folder applies
+            self._proc = subprocess.Popen(self._command, cwd=self._scratch,
+                                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, env=_pagefind_env())
+        stdout, stderr = self._proc.communicate()
+        if self._cancelled:
+            return None
+        if self._proc.returncode != 0:
+            raise _failure(self._proc.returncode, (stderr or stdout).decode("utf-8", "replace"))
+        files = _read_index(os.path.join(self._scratch, "pagefind"))
+        if not files:
+            raise _failure(1, "pagefind não escreveu o índice")
+        return files
 
     def files(self) -> dict[str, bytes]:
         """Waits for pagefind and returns the index's files ({"pagefind/…": bytes}, without its UI

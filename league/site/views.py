@@ -135,31 +135,54 @@ def stage_record(stage) -> dict:
     return got
 
 
+def stage_news(league, stage) -> list:
+    """The news posts about a stage (in the league's order): its page lists them, and they are part of its key."""
+    return [n for n in league.news if n.stage == stage.id and n.season in (None, stage.season)]
+
+
 # ---------------------------------------------------------------- view models
 
 def place_how(res: StageResult, p: Place) -> str:
-    st = res.stage
+    """How a team got its place in a stage, in words: disqualified (and why), set by the committee, a
+    placement round won or lost, the knockout round that eliminated it, its place in its group; "" else."""
     if p.disqualified:
-        reason = next((d.reason for d in st.disqualified if d.team == p.key), "")
-        return _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
-    if p.how == "override":
-        return _("definida pela comissão")
-    if p.how == "placement":
-        rnd = next((r for ph in st.phases for r in ph.rounds if r.for_place and
-                    any(p.key in (m.home, m.away) for m in r.matches)), None)
-        if not rnd:
-            return _("disputa de colocação")
-        won = any(m.winner == p.key for m in rnd.matches)
-        return (_("%(round)s: venceu") if won else _("%(round)s: perdeu")) % {"round": rnd.name}
-    if p.how == "knockout":
-        elim = p.row.get("eliminated_in") if p.row else None
-        rnd = next((r for ph in st.phases for r in ph.rounds if r.index == elim), None)
-        return _("eliminada: %(round)s") % {"round": rnd.name} if rnd else _("mata-mata")
-    if p.how == "group" and p.row is not None and p.row.get("group_position"):
-        gp = p.row.get("group_position")[1]
-        group = next((g.name for ph in st.phases for g in ph.groups if p.key in g.teams), _("grupo"))
-        return _("%(place)s no %(group)s") % {"place": i18n.ordinal(gp), "group": group}
-    return ""
+        return _disqualified(next((d.reason for d in res.stage.disqualified if d.team == p.key), ""))
+    how = _HOW.get(p.how)
+    return how(res.stage, p) if how else ""
+
+
+def _disqualified(reason: str) -> str:
+    return _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
+
+
+def _by_committee(st, p: Place) -> str:
+    return _("definida pela comissão")
+
+
+def _by_placement(st, p: Place) -> str:
+    rnd = next((r for ph in st.phases for r in ph.rounds if r.for_place and
+                any(p.key in (m.home, m.away) for m in r.matches)), None)
+    if not rnd:
+        return _("disputa de colocação")
+    won = any(m.winner == p.key for m in rnd.matches)
+    return (_("%(round)s: venceu") if won else _("%(round)s: perdeu")) % {"round": rnd.name}
+
+
+def _by_knockout(st, p: Place) -> str:
+    elim = p.row.get("eliminated_in") if p.row else None
+    rnd = next((r for ph in st.phases for r in ph.rounds if r.index == elim), None)
+    return _("eliminada: %(round)s") % {"round": rnd.name} if rnd else _("mata-mata")
+
+
+def _by_group(st, p: Place) -> str:
+    if p.row is None or not p.row.get("group_position"):
+        return ""
+    gp = p.row.get("group_position")[1]
+    group = next((g.name for ph in st.phases for g in ph.groups if p.key in g.teams), _("grupo"))
+    return _("%(place)s no %(group)s") % {"place": i18n.ordinal(gp), "group": group}
+
+
+_HOW = {"override": _by_committee, "placement": _by_placement, "knockout": _by_knockout, "group": _by_group}
 
 
 def why(p, final: bool, what: str = "equipes", obvious: tuple = ()) -> str | None:
@@ -199,60 +222,92 @@ def match_view(site: Site, res: StageResult, m) -> dict:
 
 def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
     st = res.stage
-    final = st.is_final
+    return {"stage": st, "season": sr.season, "status": STATUS[st.status],
+            "classification": _classification(site, res), "computed": _computed(res), "override": st.override,
+            "groups": _groups(site, res), "rounds": _rounds(site, res), "pairs": _pairs(site, res),
+            "draws": _draws(site, st), "host": site.club_name(st.host) if st.host else None,
+            "host_url": site.club_url(st.host) if st.host else None,
+            "points_table": st.config.ranking_points, "final": st.is_final, "source": site.source(st.mark),
+            "disqualified": st.disqualified, "news": stage_news(site.league, st)}
 
-    def place_row(p: Place, what="equipes"):
-        first = st.config.team_tiebreaks[:1] if what == "equipes" else st.config.pair_tiebreaks[:1]
-        return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
-                "why": why(p, final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
-                "disqualified": p.disqualified}
 
-    classification = []
+def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
+    """A line of a stage's classification of teams (or of pairs: what="duplas")."""
+    st = res.stage
+    first = st.config.team_tiebreaks[:1] if what == "equipes" else st.config.pair_tiebreaks[:1]
+    return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
+            "why": why(p, st.is_final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
+            "disqualified": p.disqualified}
+
+
+def _classification(site: Site, res: StageResult) -> list[dict]:
+    """The stage's classification of teams, with their names, clubs and links."""
+    teams = res.stage.teams
+    rows = []
     for p in res.classification:
-        row = place_row(p)
-        row.update(team=st.teams[p.key].name, club=site.club_name(st.teams[p.key].club),
-                   team_url=site.team_url(p.key), club_url=site.club_url(st.teams[p.key].club))
-        classification.append(row)
-    computed = None
-    if res.computed:
-        computed = [{"pos": pos_text(p.position, p.tied), "team": st.teams[p.key].name,
-                     "how": place_how(res, p)} for p in res.computed]
+        row = _place_row(res, p)
+        row.update(team=teams[p.key].name, club=site.club_name(teams[p.key].club),
+                   team_url=site.team_url(p.key), club_url=site.club_url(teams[p.key].club))
+        rows.append(row)
+    return rows
+
+
+def _computed(res: StageResult) -> list[dict] | None:
+    """The classification as computed, where the committee set another (None when it did not)."""
+    if not res.computed:
+        return None
+    return [{"pos": pos_text(p.position, p.tied), "team": res.stage.teams[p.key].name,
+             "how": place_how(res, p)} for p in res.computed]
+
+
+def _groups(site: Site, res: StageResult) -> list[dict]:
+    """Each group's table and matches."""
+    st = res.stage
+    first = tuple(st.config.team_tiebreaks[:1])
     groups = []
     for g in res.groups:
         gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
-        rows = []
-        for r in g.ranked:
-            rows.append({"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
-                         "team_url": site.team_url(r.key), **r.row.values,
-                         "why": why(r, final, "equipes", tuple(st.config.team_tiebreaks[:1]))})
+        rows = [{"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
+                 "team_url": site.team_url(r.key), **r.row.values, "why": why(r, st.is_final, "equipes", first)}
+                for r in g.ranked]
         groups.append({"phase": g.phase, "name": g.name, "rows": rows,
                        "matches": [match_view(site, res, m) for m in gm.matches]})
-    rounds = []
-    for ph in st.phases:
-        for rnd in ph.rounds:
-            rounds.append({"name": rnd.name, "for_place": rnd.for_place, "places": rnd.places,
-                           "matches": [match_view(site, res, m) for m in rnd.matches]})
+    return groups
+
+
+def _rounds(site: Site, res: StageResult) -> list[dict]:
+    """Every knockout and placement round, with its matches."""
+    return [{"name": rnd.name, "for_place": rnd.for_place, "places": rnd.places,
+             "matches": [match_view(site, res, m) for m in rnd.matches]}
+            for ph in res.stage.phases for rnd in ph.rounds]
+
+
+def _pairs(site: Site, res: StageResult) -> list[dict]:
+    """The stage's classification of pairs, with their names, teams and links."""
+    st = res.stage
     pairs = []
     for p in res.pairs:
-        row = place_row(p, "duplas")
+        row = _place_row(res, p, "duplas")
         team = res.pair_team.get(p.key)
         if p.disqualified:
-            reason = next((d.reason for d in st.disqualified if d.pair == p.key), None) or \
-                next((d.reason for d in st.disqualified if d.team and d.team == team), "")
-            row["why"] = _("desclassificada (%(reason)s)") % {"reason": reason} if reason else _("desclassificada")
+            row["why"] = _disqualified(_pair_disqualified_reason(st, p.key, team))
         row.update(name=site.pair_name(p.key), url=site.pair_url(p.key),
                    team=st.teams[team].name if team else "", **p.row.values)
         row["rp"] = p.points
         pairs.append(row)
-    draws = [{"members": ", ".join(st.teams[m].name if isinstance(m, str) else site.pair_name(m)
-                                   for m in d.order), "note": d.note} for d in st.draws]
-    return {"stage": st, "season": sr.season, "status": STATUS[st.status], "classification": classification,
-            "computed": computed, "override": st.override, "groups": groups, "rounds": rounds, "pairs": pairs,
-            "draws": draws, "host": site.club_name(st.host) if st.host else None,
-            "host_url": site.club_url(st.host) if st.host else None,
-            "points_table": st.config.ranking_points, "final": final, "source": site.source(st.mark),
-            "disqualified": st.disqualified,
-            "news": [n for n in site.league.news if n.stage == st.id and (n.season in (None, st.season))]}
+    return pairs
+
+
+def _pair_disqualified_reason(st, pair, team) -> str:
+    """Why a pair was disqualified: its own reason, else its team's ("" when none is given)."""
+    return next((d.reason for d in st.disqualified if d.pair == pair), None) or \
+        next((d.reason for d in st.disqualified if d.team and d.team == team), "")
+
+
+def _draws(site: Site, st) -> list[dict]:
+    """The draws of the stage, their members (teams or pairs) in order."""
+    return [{"members": ", ".join(st.teams[m].name if isinstance(m, str) else site.pair_name(m)
+                                  for m in d.order), "note": d.note} for d in st.draws]
 
 
 def season_view(site: Site, sr: SeasonResult) -> dict:
@@ -271,20 +326,29 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
 
 
 def club_view(site: Site, c) -> dict:
-    history = []
     by_season: dict = defaultdict(list)
     for sr, res, p in site.club_hist.get(c.id, ()):
         by_season[id(sr)].append((res, p))
+    history = []
     for sr in site.r.seasons:
-        entry = next((e for e in sr.clubs if e.key == c.id), None)
-        stages = [{"stage": res.stage, "team": res.stage.teams[p.key].name, "team_url": site.team_url(p.key),
-                   "pos": pos_text(p.position, p.tied), "points": p.points, "how": place_how(res, p)}
-                  for res, p in by_season.get(id(sr), ())]
-        if entry or stages:
-            history.append({"season": sr.season, "entry": entry, "stages": stages,
-                            "pos": pos_text(entry.position, entry.tied) if entry else None})
+        season = _club_season(site, sr, c.id, by_season.get(id(sr), ()))
+        if season:
+            history.append(season)
     players = sorted((p for p in site.league.players.values() if p.club == c.id), key=lambda p: p.name)
     return dict(club=c, history=history, players=players, teams=sorted(site.club_teams.get(c.id, ())), title=c.name)
+
+
+def _club_season(site: Site, sr: SeasonResult, cid: str, places) -> dict | None:
+    """A club's season: its place in the annual ranking and its teams' places in the stages (`places`:
+    (stage result, place) of its teams); None when it has neither."""
+    entry = next((e for e in sr.clubs if e.key == cid), None)
+    stages = [{"stage": res.stage, "team": res.stage.teams[p.key].name, "team_url": site.team_url(p.key),
+               "pos": pos_text(p.position, p.tied), "points": p.points, "how": place_how(res, p)}
+              for res, p in places]
+    if not (entry or stages):
+        return None
+    return {"season": sr.season, "entry": entry, "stages": stages,
+            "pos": pos_text(entry.position, entry.tied) if entry else None}
 
 
 def team_view(site: Site, tid: str) -> dict:

@@ -1,11 +1,9 @@
 """Publishes a build's files: all or nothing, one build at a time, and never a file league did not make.
 
-- **Whose folder.** out/ holds a manifest (`.league-build.json`: every file the build made, with its size). A
-  build deletes only what a previous build recorded there; it refuses (`OutError`, exit 2) an out/ that is
-  or holds the content, a git work tree, the current folder, `/` or the home folder, and a non-empty out/
-  without a manifest unless told `force`. A file put into out/ by hand is carried over to the new site.
-- **One at a time.** `locked(out)` holds an exclusive `flock` on `.<name>.lock` beside out/ for the whole
-  build (the file is deleted at the end); a second build waits for it (saying so once).
+Whose folder out/ is (`check_out`), the lock (`locked`), finishing what an interrupted build left
+(`recover`) and the manifest (`read_manifest`, `damaged`) are league/site/outdir.py's; this module stages
+the new site and publishes it (`SiteWriter`), under those guards.
+
 - **All or nothing.** The new site is staged complete in `.<name>.new-<pid>` beside out/ (same file
   system): pages rendered now are written, unchanged ones hard-linked from the previous site (a copy where
   a link cannot be made). Publishing is then one step, `renameat2(RENAME_EXCHANGE)` of the staging folder
@@ -15,12 +13,14 @@
   only the files that differ (a file is the same when it is the published site's own inode) and deleting
   those the new site no longer has — a rebuild then costs what changed, not one mkdir per folder and one
   link and one unlink per file of the whole site (10,000 folders cost 4 s on this machine's disk).
+- **Hand-put files.** A file in out/ that no build recorded (put there by hand) is carried over to the
+  new site.
 - **A mount point.** out/ that is a mount point cannot be renamed: the site is staged inside it
   (`.league-staging-<pid>`) and the files moved into place under a journal (a `.commit` record), which
   the next build finishes if the build dies meanwhile — atomic against failures while staging (a full
   disk leaves the old site), not against a kill while moving.
-- **Damage is seen.** `Manifest.damaged()` tells whether any recorded file is missing or has another size:
-  the build then trusts nothing it recorded and renders every page again.
+- **Damage is seen.** `SiteWriter.damaged()` tells whether any recorded file of the previous site is
+  missing or has another size: the build then trusts nothing it recorded and renders every page again.
 """
 from __future__ import annotations
 
@@ -30,19 +30,14 @@ import os
 import shutil
 import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-MANIFEST = ".league-build.json"
-SPARE = ".league-spare.json"   # in the spare only: its hand-put files, and the files the next site made anew
-COMMIT = ".commit"
-STAGING_IN_MOUNT = ".league-staging-"
-
-
-class OutError(Exception):
-    """out/ cannot be (or must not be) written: a usage or environment error (exit 2), with what to do."""
+from league.site.outdir import (  # noqa: F401 — check_out, locked, recover, OutError, Manifest: imported from here too
+    COMMIT, MANIFEST, SPARE, STAGING_IN_MOUNT, Manifest, OutError, _apply, _crash_point, check_out, damaged,
+    locked, read_manifest, recover, remove_empty_folders,
+)
 
 
 @dataclass
@@ -75,132 +70,6 @@ class WriteStats:
         self.paths.extend(other.paths)
         self.sizes.extend(other.sizes)
         self.fresh.extend(other.fresh)
-
-
-# ---------------------------------------------------------------- whose folder out/ is
-
-@dataclass
-class Manifest:
-    """What a build recorded in its site: a digest of its inputs (league.build.inputs_id: content, templates,
-    league's code, flags — no paths, so the same content builds the same manifest anywhere) and
-    {relative path: size} of every file it made."""
-    inputs: str
-    files: dict
-
-
-def read_manifest(out: Path) -> Optional[Manifest]:
-    """The manifest of the build that wrote out/, or None (none, unreadable, not league's)."""
-    try:
-        with open(os.path.join(out, MANIFEST), "rb") as fh:
-            data = json.loads(fh.read())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("generator") != "league":
-        return None
-    files, inputs = data.get("files"), data.get("inputs")
-    if not isinstance(files, dict) or not isinstance(inputs, str) \
-            or not all(isinstance(size, int) for size in files.values()):
-        return None
-    return Manifest(inputs, files)
-
-
-def damaged(out: Path, files: dict) -> list[str]:
-    """The recorded files of out/ that are missing or not of their recorded size (a file deleted or edited
-    by hand): the build then renders everything again instead of keeping pages."""
-    bad = []
-    for rel, size in files.items():
-        try:
-            if os.stat(os.path.join(out, rel)).st_size != size:
-                bad.append(rel)
-        except OSError:
-            bad.append(rel)
-    return bad
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
-def check_out(out: Path, content: Optional[Path] = None, force: bool = False, protect: Iterable[Path] = ()) -> None:
-    """Raise OutError when building into `out` could destroy what league did not make (issue: `--out .`
-    deleted the content and .git). `protect`: more folders that must survive (templates, the cache)."""
-    out = Path(os.path.abspath(out))
-    real = out.resolve()
-    if out.exists() and not out.is_dir():
-        raise OutError(f"--out {out}: é um arquivo, não uma pasta. Use uma pasta para o site (por exemplo site/).")
-    home = os.environ.get("HOME")
-    named = [(Path("/"), "a raiz do sistema"), (Path.cwd().resolve(), "a pasta atual")]
-    if home:
-        named.append((Path(home).resolve(), "a pasta pessoal ($HOME)"))
-    if content is not None:
-        c = Path(content).resolve()
-        if _inside(real, c):
-            raise OutError(f"--out {out}: fica dentro da pasta de conteúdo {content}/; o site seria misturado aos "
-                           "arquivos dos editores. Use outra pasta, por exemplo site/.")
-        named.append((c, f"a pasta de conteúdo ({content}/)"))
-    named += [(Path(p).resolve(), f"{p}/") for p in protect]
-    for folder, what in named:
-        if _inside(folder, real):
-            which = "é" if folder == real else "contém"
-            raise OutError(f"--out {out}: {which} {what}; o build substitui a pasta inteira e apagaria esses "
-                           "arquivos. Use uma pasta só para o site, por exemplo site/.")
-    if (real / ".git").exists():
-        raise OutError(f"--out {out}: é a raiz de um repositório git. Use uma pasta só para o site, por exemplo "
-                       "site/.")
-    if real.is_dir() and not force and read_manifest(real) is None:
-        try:
-            empty = next(os.scandir(real), None) is None
-        except OSError as exc:
-            raise OutError(f"--out {out}: não foi possível ler a pasta ({exc.strerror}).") from None
-        if not empty:
-            raise OutError(f"--out {out}: a pasta não está vazia e não foi o league que a escreveu (falta "
-                           f"{MANIFEST}); nada foi apagado. Use uma pasta vazia ou nova, ou --force para que o "
-                           "league a substitua inteira.")
-
-
-# ---------------------------------------------------------------- one build at a time
-
-@contextmanager
-def locked(out: Path, say=None):
-    """Hold the lock of out/ for the duration: an exclusive flock on `.<name>.lock` beside it, deleted again
-    when the build ends (so nothing stays beside out/); a second build waits, and `say(text)` is told once
-    that it waits. When out/ is a mount point whose parent cannot be written, the lock is out/ itself."""
-    import fcntl
-    out = Path(os.path.abspath(out))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    path = out.parent / f".{out.name}.lock"
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    told = False
-    while True:
-        try:
-            fd = os.open(path, flags, 0o644)
-        except OSError as exc:
-            if not os.path.ismount(out):
-                raise OutError(f"--out {out}: não foi possível criar o arquivo de trava {path} ({exc.strerror}); "
-                               "o build precisa escrever na pasta que contém o site.") from None
-            fd, path = os.open(out, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)), None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if say is not None and not told:
-                say(f"outro build está escrevendo {out.name}/; aguardando ele terminar…")
-                told = True
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        try:   # the holder before deletes the file as it ends: then lock the new one
-            if path is None or os.stat(path).st_ino == os.fstat(fd).st_ino:
-                break
-        except FileNotFoundError:
-            pass
-        os.close(fd)
-    try:
-        yield
-    finally:
-        if path is not None:
-            try:
-                os.unlink(path)   # while still held: a build waiting on it then tries again
-            except OSError:
-                pass
-        os.close(fd)
 
 
 # ---------------------------------------------------------------- all or nothing
@@ -237,46 +106,6 @@ def _exchange(a: str, b: str) -> bool:
     raise OSError(err, os.strerror(err), b)
 
 
-def _crash_point(name: str) -> None:
-    """Tests: die like a kill -9 at a named point of publishing (LEAGUE_TEST_CRASH=name)."""
-    if os.environ.get("LEAGUE_TEST_CRASH") == name:
-        os._exit(137)
-
-
-def _complete(folder: Path) -> bool:
-    return read_manifest(folder) is not None
-
-
-def recover(out: Path) -> list[str]:
-    """What an interrupted build left beside out/ (or inside it, for a mount point) is cleaned up: a staging
-    folder is deleted — unless out/ is missing and it is complete, in which case it is the new site whose
-    second rename did not happen —, a committed journal inside a mount point is finished. Returns warnings
-    (an old site that could not be deleted)."""
-    out = Path(os.path.abspath(out))
-    warnings: list[str] = []
-    parent = out.parent
-    if not parent.is_dir():
-        return warnings
-    if out.is_dir():
-        for staging in sorted(out.glob(STAGING_IN_MOUNT + "*")):
-            if (staging / COMMIT).is_file():
-                _apply(staging, out)
-            else:
-                shutil.rmtree(staging, ignore_errors=True)
-    leftovers = sorted(parent.glob(f".{out.name}.new-*"))
-    if not out.exists():
-        done = [p for p in leftovers if _complete(p)]
-        if done:   # killed between the two renames: the new site was complete
-            newest = max(done, key=lambda p: p.stat().st_mtime)
-            os.rename(newest, out)
-            leftovers.remove(newest)
-    for stale in [*leftovers, *parent.glob(f".{out.name}.old-*")]:
-        shutil.rmtree(stale, ignore_errors=True)
-        if stale.exists():
-            warnings.append(f"não foi possível apagar {stale} (um arquivo protegido?); apague-o à mão")
-    return warnings
-
-
 _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -306,47 +135,6 @@ def _same(path: str, data: bytes) -> bool:
         os.close(fd)
 
 
-def _apply(staging: Path, out: Path) -> None:
-    """Mount-point mode: move every staged file into out/, delete the files listed in the commit record,
-    drop staging. Run again after an interruption, it finishes the job (files already moved are gone from
-    staging)."""
-    record = (staging / COMMIT).read_text(encoding="utf-8").split("\n")
-    for dirpath, dirnames, filenames in os.walk(staging):
-        dirnames.sort()
-        rel_dir = os.path.relpath(dirpath, staging)
-        for name in sorted(filenames):
-            if rel_dir == "." and name == COMMIT:
-                continue
-            rel = name if rel_dir == "." else os.path.join(rel_dir, name)
-            target = os.path.join(out, rel)
-            d = os.path.dirname(target)
-            if os.path.isfile(d):
-                os.unlink(d)
-            os.makedirs(d, exist_ok=True)
-            if os.path.isdir(target):
-                shutil.rmtree(target)
-            os.replace(os.path.join(dirpath, name), target)
-            _crash_point("applying")
-    dirs: set[str] = set()
-    for rel in record:
-        if not rel:
-            continue
-        try:
-            os.unlink(os.path.join(out, rel))
-        except OSError:
-            pass
-        d = os.path.dirname(rel)
-        while d:
-            dirs.add(d)
-            d = os.path.dirname(d)
-    for d in sorted(dirs, key=lambda x: (-x.count("/"), x)):   # deepest first: drop folders left empty
-        try:
-            os.rmdir(os.path.join(out, d))
-        except OSError:
-            pass
-    shutil.rmtree(staging, ignore_errors=True)
-
-
 class SiteWriter:
     """Stages the files of one build and publishes them (see the module docstring). Call it with the lock
     of out/ held (`locked`), out/ checked (`check_out`) and what an interrupted build left cleaned up
@@ -357,17 +145,11 @@ class SiteWriter:
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self.inputs = inputs   # the new manifest's digest of the build's inputs
         self.warnings: list[str] = []
-        self.mounted = self.out.is_dir() and os.path.ismount(self.out)
-        manifest = read_manifest(self.out) if self.out.is_dir() else None
-        self.recorded_inputs = manifest.inputs if manifest else None
-        self.recorded: Optional[dict] = manifest.files if manifest else None
         self.previous: Optional[Path] = self.out if self.out.is_dir() else None
-        if self.mounted:
-            self.staging = self.out / f"{STAGING_IN_MOUNT}{os.getpid()}"
-        else:
-            self.staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
-        if self.staging.exists():
-            shutil.rmtree(self.staging)
+        self.mounted = self.previous is not None and os.path.ismount(self.out)
+        manifest = read_manifest(self.out) if self.previous is not None else None
+        self.recorded_inputs, self.recorded = (manifest.inputs, manifest.files) if manifest else (None, None)
+        self.staging = self._new_staging()
         self.spare = self.out.parent / f".{self.out.name}.spare"
         # what the staging folder holds already ({relative path}), and which of those are not the published
         # site's own files (made anew by the previous build): see _take_spare
@@ -381,6 +163,16 @@ class SiteWriter:
         self._owner = os.getpid()
         self._made: set[str] = set()
         self.delay = float(os.environ.get("LEAGUE_WRITE_DELAY", "0") or 0)  # tests: a kill mid-write is reliable
+
+    def _new_staging(self) -> Path:
+        """The folder to stage into, empty: beside out/, or inside it when it is a mount point."""
+        if self.mounted:
+            staging = self.out / f"{STAGING_IN_MOUNT}{os.getpid()}"
+        else:
+            staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
+        if staging.exists():
+            shutil.rmtree(staging)
+        return staging
 
     def _take_spare(self) -> tuple[set, set]:
         """The spare (the site before the previous one, see the module docstring) becomes the staging folder.
@@ -550,22 +342,26 @@ class SiteWriter:
         there by hand): they stay. Returns their paths."""
         if self.previous is None or self.recorded is None:
             return []
-        prev = self._prev
         extra = []
+        for rel in self._unrecorded():
+            self._hand.append(rel)
+            if rel not in new:
+                extra.append(rel)
+                self._link(rel)
+        return sorted(extra)
+
+    def _unrecorded(self) -> Iterable[str]:
+        """The relative paths of the previous site's files that its build did not record (nor the manifest,
+        nor, in a mount point, the staging folders)."""
+        prev = self._prev
         for dirpath, dirnames, filenames in os.walk(prev):
             if dirpath == prev and self.mounted:
                 dirnames[:] = [d for d in dirnames if not d.startswith(STAGING_IN_MOUNT)]
             rel_dir = os.path.relpath(dirpath, prev)
             for name in filenames:
                 rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-                if rel == MANIFEST or rel in self.recorded:
-                    continue
-                self._hand.append(rel)
-                if rel in new:
-                    continue
-                extra.append(rel)
-                self._link(rel)
-        return sorted(extra)
+                if rel != MANIFEST and rel not in self.recorded:
+                    yield rel
 
     def _drop_stale(self, keep: set) -> None:
         """Delete the spare's files that the new site does not have, and the folders left empty."""
@@ -585,11 +381,7 @@ class SiteWriter:
             while d and d not in dirs:
                 dirs.add(d)
                 d = os.path.dirname(d)
-        for d in sorted(dirs, key=lambda x: (-x.count("/"), x)):   # deepest first
-            try:
-                os.rmdir(os.path.join(self._stage, d))
-            except OSError:
-                pass
+        remove_empty_folders(self._stage, dirs)
 
     def _manifest(self) -> bytes:
         files = dict(sorted(zip(self.stats.paths, self.stats.sizes)))
