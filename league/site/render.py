@@ -102,6 +102,20 @@ class SitePlan:
     previous_stubs: Any = None
 
 
+def _css_string(text: str) -> str:
+    """`text` as a CSS string: quotes, backslashes and line breaks escaped."""
+    return '"' + "".join("\\" + c if c in '"\\' else ("\\a " if c in "\r\n" else c) for c in text) + '"'
+
+
+def print_css(federation: str) -> bytes:
+    """The margins of every printed sheet, added to the site's stylesheet: the federation's name and the
+    sheet's number (CSS paged media). The name is the same on every page, so the stylesheet changes only
+    when it does."""
+    return ("@media print{@page{@bottom-left{content:%s;font-size:8pt;color:#333}"
+            "@bottom-right{content:counter(page) \" / \" counter(pages);font-size:8pt;color:#333}}}\n"
+            % _css_string(federation)).encode("utf-8")
+
+
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
               keys_for: Callable | None = None,
               dates: dict | None = None, env: jinja2.Environment | None = None) -> SitePlan:
@@ -113,7 +127,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     site = Site(results)
     league = results.league
     files: dict[str, str | bytes] = {}
-    css = (templates / "static" / "style.css").read_bytes()
+    css = (templates / "static" / "style.css").read_bytes() + print_css(league.name)
     css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
     files[css_name] = css
     js = (templates / "static" / "site.js").read_bytes()
