@@ -102,6 +102,20 @@ class SitePlan:
     previous_stubs: Any = None
 
 
+def _css_string(text: str) -> str:
+    """`text` as a CSS string: quotes, backslashes and line breaks escaped."""
+    return '"' + "".join("\\" + c if c in '"\\' else ("\\a " if c in "\r\n" else c) for c in text) + '"'
+
+
+def print_css(federation: str) -> bytes:
+    """The margins of every printed sheet, added to the site's stylesheet: the federation's name and the
+    sheet's number (CSS paged media). The name is the same on every page, so the stylesheet changes only
+    when it does."""
+    return ("@media print{@page{@bottom-left{content:%s;font-size:8pt;color:#333}"
+            "@bottom-right{content:counter(page) \" / \" counter(pages);font-size:8pt;color:#333}}}\n"
+            % _css_string(federation)).encode("utf-8")
+
+
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
               keys_for: Callable | None = None,
               dates: dict | None = None, env: jinja2.Environment | None = None) -> SitePlan:
@@ -112,7 +126,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     env = env or _env(templates, results.league.locale)   # env: prepare_env's, for this locale
     site = Site(results)
     league = results.league
-    files, css_name, js_name = _static_files(templates)
+    files, css_name, js_name = _static_files(templates, league.name)
     if dates is None:   # the build asks git early, while it loads (a small process forks faster)
         from league.content.provenance import git_dates
         dates = git_dates(Path(league.content_dir))
@@ -153,9 +167,10 @@ class _Pages:
         return self.keys and self.keys.later(kind, *args)
 
 
-def _static_files(templates: Path) -> tuple[dict, str, str]:
-    """The style sheet and the script, named by their digest: (files, the style's path, the script's)."""
-    css = (templates / "static" / "style.css").read_bytes()
+def _static_files(templates: Path, federation: str) -> tuple[dict, str, str]:
+    """The style sheet (with the printed sheets' margins, print_css) and the script, named by their digest:
+    (files, the style's path, the script's)."""
+    css = (templates / "static" / "style.css").read_bytes() + print_css(federation)
     css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
     js = (templates / "static" / "site.js").read_bytes()
     js_name = f"static/site.{hashlib.sha256(js).hexdigest()[:10]}.js"

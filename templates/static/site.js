@@ -1,6 +1,8 @@
 /* league: progressive enhancement only. Every page works without this file; it adds
    (1) sorting to table.sortable (header buttons, aria-sort) and
-   (2) search on the search page with pagefind's JS API, loaded on demand. No framework. */
+   (2) search on the search page with pagefind's JS API, loaded on demand, and
+   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank.
+   No framework. */
 (function () {
   "use strict";
 
@@ -117,7 +119,14 @@
     if (q) { input.value = q; run(); }
   }
 
+  function loadImagesForPrint() {
+    Array.prototype.forEach.call(document.querySelectorAll('img[loading="lazy"]'), function (img) {
+      img.loading = "eager";
+    });
+  }
+
   function init() {
+    window.addEventListener("beforeprint", loadImagesForPrint);
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
     var form = document.getElementById("busca");
     if (form) search(form);
