@@ -38,7 +38,7 @@ from pathlib import Path
 def file_digests(root: Path, prefix: str, links_out: bool = True) -> dict[str, str]:
     """`prefix/relative/path` → sha256 of the bytes, for every file under root (sorted walk). With links_out
     False, a file reached by a link that leads out of root is not read ("?link": the content's loader refuses
-    it, league.loader.Loader.check_links; it may be anything, of any size)."""
+    it, league.engine.content_reader.ContentLinks.check; it may be anything, of any size)."""
     out: dict[str, str] = {}
     root = Path(root)
     real = os.path.realpath(root)
@@ -47,21 +47,26 @@ def file_digests(root: Path, prefix: str, links_out: bool = True) -> dict[str, s
         dirnames.sort()
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         for name in sorted(filenames):
-            p = os.path.join(dirpath, name)
-            try:
-                st = os.stat(p)
-                if not links_out and os.path.islink(p) and not os.path.realpath(p).startswith(real_prefix):
-                    d = "?link"                     # not content, never read (see Loader.check_links)
-                elif not stat.S_ISREG(st.st_mode):   # a FIFO or device would block or never end: the loader
-                    d = f"?{st.st_mode}"            # reports it; here it only has to be told apart
-                else:
-                    with open(p, "rb") as fh:
-                        d = hashlib.sha256(fh.read()).hexdigest()
-            except OSError:
-                d = "?"
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
-            out[f"{prefix}/{rel}" if prefix else rel] = d
+            out[f"{prefix}/{rel}" if prefix else rel] = _file_digest(os.path.join(dirpath, name), links_out,
+                                                                     real_prefix)
     return out
+
+
+def _file_digest(p: str, links_out: bool, real_prefix: str) -> str:
+    """The sha256 of one file's bytes; "?link" for a link out of the content (never read), "?<mode>" for what
+    is not a regular file (a FIFO or device would block or never end: the loader reports it), "?" when it
+    cannot be read."""
+    try:
+        st = os.stat(p)
+        if not links_out and os.path.islink(p) and not os.path.realpath(p).startswith(real_prefix):
+            return "?link"
+        if not stat.S_ISREG(st.st_mode):
+            return f"?{st.st_mode}"
+        with open(p, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return "?"
 
 
 def _h(*parts) -> str:
@@ -140,56 +145,17 @@ class PageKeys:
                  signatures=None, inputs: tuple[dict, dict] | None = None, previous: dict | None = None,
                  base: tuple[str, dict] | None = None):
         content = Path(content)
-        prefix = content.name or "content"
         self.base, self.files = base or page_base(results, content, templates, flags, updated, inputs)
         self.dates = dates
-        seasons_dir = f"{prefix}/seasons/"
         self.site = site
         self.results = results
-        # a season's Quatrilho files (championship pages, the players' Quatrilho history)
-        self.quatrilho: dict[str, str] = {}
-        self.season_files: dict[str, str] = {}
-        for sr in results.seasons:
-            year = sr.season.year
-            q = f"{seasons_dir}{year}/quatrilho/"
-            s = f"{seasons_dir}{year}/"
-            self.quatrilho[year] = _h(*[f"{k}:{v}" for k, v in self.files.items() if k.startswith(q)])
-            self.season_files[year] = _h(*[f"{k}:{v}" for k, v in self.files.items() if k.startswith(s)])
         self._stage: dict = {}
         self._rows: dict = {}
-        # the annual ranking lines, by season and club / pair
-        self.club_annual: dict = defaultdict(list)
-        self._pair_annual: dict = defaultdict(list)   # the entries, written out only for the pair keys worked out
-        for sr in results.seasons:
-            y = sr.season.year
-            for e in sr.clubs:
-                self.club_annual[e.key].append(_annual_line(y, e))
-            for e in sr.pairs:
-                self._pair_annual[e.key].append((y, e))
-        self.q_players: dict[str, set] = defaultdict(set)
-        for sr in results.seasons:
-            for cres in sr.championships:
-                for pid in getattr(cres, "by_player", {}):
-                    self.q_players[pid].add(sr.season.year)
-        # per stage: kept in the build cache under (base, path, file digest), computed for changed stages only
-        from league.engine.cache import digest
-        self.team_sig: dict = {}
-        self.pair_sig: dict = {}
-        for sr in results.seasons:
-            for res in sr.stages:
-                path = res.stage.path
-                key = digest("stage-signatures", self.base, path, self.stage_file(res.stage))
-                got = signatures.get(key, SIGNATURES_ENTRY) if signatures is not None else None
-                if got is None:
-                    got = stage_signatures(res)
-                    if signatures is not None:
-                        signatures.put(key, got)
-                self.team_sig[path], self.pair_sig[path] = got
-        self.club_rows: dict[str, list] = defaultdict(list)   # club → (stage path, team) in page order
-        for sr in results.seasons:
-            for res in sr.stages:
-                for p in res.classification:
-                    self.club_rows[res.stage.teams[p.key].club].append((sr.season.year, res.stage.path, p.key))
+        self._season_digests(f"{content.name or 'content'}/seasons/")
+        self._annual_lines()
+        self._quatrilho_players()
+        self._stage_signatures(signatures)
+        self._club_rows()
         # for_page: the previous build's keys, where they still hold, and what the next build needs for that
         self.pairs: dict = {}        # pair → (its seasons, digest of its stage lines): pair_state, kept in the record
         self.players: dict = {}      # player → its seasons
@@ -200,35 +166,104 @@ class PageKeys:
         self._dirty: set = set()
         self._now_pairs: set = set()     # the pairs and players in a changed season now
         self._now_players: set = set()
-        state = (previous or {}).get("key_state")
-        if state and state.get("base") == self.base and "pages" in previous:
-            old_seasons = state["seasons"]
-            self._dirty = {y for y in {*old_seasons, *self.season_files} if old_seasons.get(y) != self.season_files.get(y)}
-            for sr in results.seasons:
-                if sr.season.year in self._dirty:
-                    for res in sr.stages:
-                        self._now_pairs.update(p.key for p in res.pairs)
-                    for cres in sr.championships:
-                        self._now_players.update(getattr(cres, "by_player", {}))
-            for pair in self._now_pairs:
-                self._now_players.update(pair)
-            self._old_pages, self._old_pairs, self._old_players = previous["pages"], state["pairs"], state["players"]
+        self._previous_state(previous)
         # every key is worked out (a first build, or `base` changed): each pair's and player's seasons in one pass
-        # (the seasons and their stages in order, so each list comes sorted), not one page at a time
-        self._seasons: dict | None = None
-        if self._old_pages is None:
-            seasons: dict = {}
-            for sr in results.seasons:
-                y = sr.season.year
-                for res in sr.stages:
-                    for p in res.pairs:
-                        for who in (p.key, *p.key):
-                            got = seasons.get(who)
-                            if got is None:
-                                seasons[who] = [y]
-                            elif got[-1] != y:
-                                got.append(y)
-            self._seasons = {who: self._intern(tuple(years)) for who, years in seasons.items()}
+        self._seasons: dict | None = self._all_seasons() if self._old_pages is None else None
+
+    def _season_digests(self, seasons_dir: str) -> None:
+        """Per season, the digest of its Quatrilho files (championship pages, the players' Quatrilho history)
+        and of all its files."""
+        self.quatrilho: dict[str, str] = {}
+        self.season_files: dict[str, str] = {}
+        for sr in self.results.seasons:
+            year = sr.season.year
+            q = f"{seasons_dir}{year}/quatrilho/"
+            s = f"{seasons_dir}{year}/"
+            self.quatrilho[year] = _h(*[f"{k}:{v}" for k, v in self.files.items() if k.startswith(q)])
+            self.season_files[year] = _h(*[f"{k}:{v}" for k, v in self.files.items() if k.startswith(s)])
+
+    def _annual_lines(self) -> None:
+        """The annual ranking lines, by season and club / pair (a pair's written out only for the pair keys
+        worked out)."""
+        self.club_annual: dict = defaultdict(list)
+        self._pair_annual: dict = defaultdict(list)
+        for sr in self.results.seasons:
+            y = sr.season.year
+            for e in sr.clubs:
+                self.club_annual[e.key].append(_annual_line(y, e))
+            for e in sr.pairs:
+                self._pair_annual[e.key].append((y, e))
+
+    def _quatrilho_players(self) -> None:
+        """Per player, the seasons in which they played a Quatrilho championship."""
+        self.q_players: dict[str, set] = defaultdict(set)
+        for sr in self.results.seasons:
+            for cres in sr.championships:
+                for pid in getattr(cres, "by_player", {}):
+                    self.q_players[pid].add(sr.season.year)
+
+    def _stage_signatures(self, signatures) -> None:
+        """Per stage, its team and pair signatures: kept in the build cache (`signatures`) under (base, path,
+        file digest), computed for changed stages only."""
+        from league.engine.cache import digest
+        self.team_sig: dict = {}
+        self.pair_sig: dict = {}
+        for sr in self.results.seasons:
+            for res in sr.stages:
+                path = res.stage.path
+                key = digest("stage-signatures", self.base, path, self.stage_file(res.stage))
+                got = signatures.get(key, SIGNATURES_ENTRY) if signatures is not None else None
+                if got is None:
+                    got = stage_signatures(res)
+                    if signatures is not None:
+                        signatures.put(key, got)
+                self.team_sig[path], self.pair_sig[path] = got
+
+    def _club_rows(self) -> None:
+        """Per club, its teams' lines: (season, stage path, team) in page order."""
+        self.club_rows: dict[str, list] = defaultdict(list)
+        for sr in self.results.seasons:
+            for res in sr.stages:
+                for p in res.classification:
+                    self.club_rows[res.stage.teams[p.key].club].append((sr.season.year, res.stage.path, p.key))
+
+    def _previous_state(self, previous: dict | None) -> None:
+        """The previous build's keys, when they were made from the same base: the seasons whose files changed
+        since (dirty), and the pairs and players in them now."""
+        state = (previous or {}).get("key_state")
+        if not (state and state.get("base") == self.base and "pages" in previous):
+            return
+        old_seasons = state["seasons"]
+        self._dirty = {y for y in {*old_seasons, *self.season_files} if old_seasons.get(y) != self.season_files.get(y)}
+        for sr in self.results.seasons:
+            if sr.season.year in self._dirty:
+                self._now_in(sr)
+        for pair in self._now_pairs:
+            self._now_players.update(pair)
+        self._old_pages, self._old_pairs, self._old_players = previous["pages"], state["pairs"], state["players"]
+
+    def _now_in(self, sr) -> None:
+        """The pairs and Quatrilho players of a changed season."""
+        for res in sr.stages:
+            self._now_pairs.update(p.key for p in res.pairs)
+        for cres in sr.championships:
+            self._now_players.update(getattr(cres, "by_player", {}))
+
+    def _all_seasons(self) -> dict:
+        """Each pair's and player's seasons, in one pass over the seasons and their stages in order (so each
+        list comes sorted), not one page at a time."""
+        seasons: dict = {}
+        for sr in self.results.seasons:
+            y = sr.season.year
+            for res in sr.stages:
+                for p in res.pairs:
+                    for who in (p.key, *p.key):
+                        got = seasons.get(who)
+                        if got is None:
+                            seasons[who] = [y]
+                        elif got[-1] != y:
+                            got.append(y)
+        return {who: self._intern(tuple(years)) for who, years in seasons.items()}
 
     def stage_file(self, stage) -> str:
         k = self._stage.get(stage.path)

@@ -3,6 +3,7 @@ code) are unchanged, otherwise read and checked. Every stage file refers to them
 their digest (RegistryFiles.deps_digest)."""
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Optional
 
 from league.content.diagnostics import Diagnostic, SourceMark
@@ -93,7 +94,10 @@ class RegistryFiles:
     """The bytes of clubs.yaml and players.yaml (read once, None: unreadable), and the digests made of them."""
 
     def __init__(self, reader: ContentReader):
-        self.reader = reader
+        # a weak reference: the loader holds this object, and a cycle between them would keep a build's
+        # loader — and through its callbacks the build and its results — alive until a full collection
+        # (tests/test_incremental.py: league serve rebuilds in one process)
+        self.reader = weakref.proxy(reader)
         self._bytes: Optional[list[Optional[bytes]]] = None
         self._deps: Optional[str] = None
 

@@ -77,20 +77,22 @@ def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = Fals
             html = render_page(plan, job)
             written = emit(job.path, html)
             if emit_charts:
-                for path in touched:
-                    svg = charts.pop(path, None)
-                    if svg is not None and path not in emitted:
-                        emitted.add(path)
-                        emit(path, svg)
+                _emit_charts(touched, charts, emitted, emit)
             old = previous.get(job.path) if written is False and previous is not None else None
-            if old is not None:
-                text = None if old[2] is None else StubHash(old[2])
-            else:
-                text = stub(html)
+            text = stub(html) if old is None else (None if old[2] is None else StubHash(old[2]))
             meta[job.path] = (_known(job.key), tuple(touched), text)
             if on_stub is not None:
                 on_stub(i, text)
     return meta
+
+
+def _emit_charts(touched: list, charts: dict, emitted: set, emit) -> None:
+    """The chart files the page just rendered asked for, emitted right after it (once each)."""
+    for path in touched:
+        svg = charts.pop(path, None)
+        if svg is not None and path not in emitted:
+            emitted.add(path)
+            emit(path, svg)
 
 
 def emit_files(files: dict, emit) -> tuple[str, ...]:
@@ -199,14 +201,43 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
     after = [i for i, job in enumerate(plan.jobs) if job.template is None] if on_stub is not None else []
     units = _units(plan.jobs, pages_only=bool(after))
     if n == 1 or len(units) < 2:
-        indices = range(len(plan.jobs))
-        meta = _share(plan, _counted(indices, progress) if progress else indices, emit, on_stub, emit_charts)
-        if progress:
-            progress(len(plan.jobs))
-        return meta, dict(plan.charts.files), []
+        return _run_here(plan, emit, on_stub, emit_charts, progress)
+    return _run_forked(plan, n, units, after, emit, worker_emit or emit, worker_done, on_stub, emit_charts,
+                       unfreeze, progress)
+
+
+def _run_forked(plan: SitePlan, n: int, units: list, after: list, emit, worker_emit, worker_done, on_stub,
+                emit_charts: bool, unfreeze: bool, progress) -> tuple[dict, dict, list]:
+    """run_plan in this process and n - 1 forked workers (see run_plan)."""
     import gc
-    from league.engine.workers import TaskFeed, fork_result, join_result, kill_worker, widen_pipe
-    for name in sorted({job.template for job in plan.jobs if job.template}):   # compiled once, here, not by every worker
+    relay, feed, on_unit = _prepare(plan, units, on_stub, progress)
+    # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared. No
+    # gc.collect() first: it walked everything made since the load was frozen (the plan, the results:
+    # 0.07 s on the archive, with the other core idle) and found nothing to free (the content makes no
+    # reference cycles); a cycle frozen here would be freed when the build unfreezes the heap
+    gc.freeze()
+    children: list = []
+    try:
+        for _ in range(1, n):
+            children.append(_fork_renderer(plan, feed, units, relay, worker_emit, worker_done, emit_charts))
+        stubs = _share_here(plan, feed, units, on_unit, relay, emit, on_stub, emit_charts)
+        stubs, chart_files, extra = _joined(children, stubs, dict(plan.charts.files))
+        children = []
+        if after:
+            stubs.update(_share(plan, after, emit, None, emit_charts))   # files, no charts
+        if progress is not None:
+            progress(len(plan.jobs))
+    finally:
+        _cleanup(unfreeze, feed, relay, children)
+    return stubs, chart_files, extra
+
+
+def _prepare(plan: SitePlan, units: list, on_stub, progress):
+    """Before forking: every template compiled once, here (not by every worker); the relay of the workers'
+    stubs (when pagefind is fed); the feed of units; the progress callback of this process. Returns (relay,
+    feed, on_unit)."""
+    from league.engine.workers import TaskFeed
+    for name in sorted({job.template for job in plan.jobs if job.template}):
         plan.env.get_template(name)
     relay = _StubRelay(on_stub) if on_stub is not None else None
     feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
@@ -216,63 +247,83 @@ def run_plan(plan: SitePlan, emit, worker_emit=None, worker_done=None, on_stub=N
 
         def on_unit():
             progress(taken())
-    # the workers' garbage collector leaves the inherited objects alone: copy-on-write stays shared. No
-    # gc.collect() first: it walked everything made since the load was frozen (the plan, the results:
-    # 0.07 s on the archive, with the other core idle) and found nothing to free (the content makes no
-    # reference cycles); a cycle frozen here would be freed when the build unfreezes the heap
-    gc.freeze()
-    children = []
-    try:
-        for _ in range(1, n):
-            stub_r = stub_w = None
-            if relay is not None:
-                stub_r, stub_w = os.pipe()
-                widen_pipe(stub_w)   # room for a few hundred stubs: the worker rarely waits for this process to read them
+    return relay, feed, on_unit
 
-            def work(stub_r=stub_r, stub_w=stub_w):   # in the worker
-                send = None
-                if stub_w is not None:
-                    os.close(stub_r)
-                    send = _stub_sender(stub_w)
-                try:
-                    stubs = _share(plan, _taken(feed, units), worker_emit or emit, send, emit_charts)
-                finally:   # closed before the result is sent: the parent reads the stubs to their end first
-                    if stub_w is not None:
-                        os.close(stub_w)
-                return stubs, dict(plan.charts.files), worker_done() if worker_done else None
-            children.append(fork_result(work))
-            if relay is not None:
+
+def _cleanup(unfreeze: bool, feed, relay, children: list) -> None:
+    """After rendering, or on an error in this process: the heap unfrozen (unless the caller will), the pipes
+    closed, no worker left behind."""
+    import gc
+    from league.engine.workers import kill_worker
+    if unfreeze:
+        gc.unfreeze()
+    feed.close()
+    if relay is not None:
+        relay.close()
+    for pid, r in children:
+        kill_worker(pid, r)
+
+
+def _run_here(plan: SitePlan, emit, on_stub, emit_charts: bool, progress) -> tuple[dict, dict, list]:
+    """run_plan in this process alone (a small site, or one core)."""
+    indices = range(len(plan.jobs))
+    meta = _share(plan, _counted(indices, progress) if progress else indices, emit, on_stub, emit_charts)
+    if progress:
+        progress(len(plan.jobs))
+    return meta, dict(plan.charts.files), []
+
+
+def _fork_renderer(plan: SitePlan, feed, units, relay, emit, worker_done, emit_charts: bool) -> tuple[int, int]:
+    """Fork one rendering worker: it takes units from `feed` until none is left, emits what it renders, sends
+    its search stubs through a pipe of its own to `relay` as it goes, and its result at the end."""
+    from league.engine.workers import fork_result, widen_pipe
+    stub_r = stub_w = None
+    if relay is not None:
+        stub_r, stub_w = os.pipe()
+        widen_pipe(stub_w)   # room for a few hundred stubs: the worker rarely waits for this process to read them
+
+    def work():   # in the worker
+        send = None
+        if stub_w is not None:
+            os.close(stub_r)
+            send = _stub_sender(stub_w)
+        try:
+            stubs = _share(plan, _taken(feed, units), emit, send, emit_charts)
+        finally:   # closed before the result is sent: the parent reads the stubs to their end first
+            if stub_w is not None:
                 os.close(stub_w)
-                relay.watch(stub_r)
-        if relay is not None:
-            def polled(indices):   # the workers' stubs are passed on between this process's jobs
-                for i in indices:
-                    relay.poll()
-                    yield i
-            stubs = _share(plan, polled(_taken(feed, units, on_unit)), emit, on_stub, emit_charts)
-            relay.drain()
-        else:
-            stubs = _share(plan, _taken(feed, units, on_unit), emit, emit_charts=emit_charts)
-        chart_files = dict(plan.charts.files)
-        extra = []
-        for pid, r in children:
-            s, cf, done = join_result(pid, r)
-            stubs.update(s)
-            chart_files.update(cf)
-            extra.append(done)
-        children = []
-        if after:
-            stubs.update(_share(plan, after, emit, None, emit_charts))   # files, no charts
-        if progress is not None:
-            progress(len(plan.jobs))
-    finally:
-        if unfreeze:
-            gc.unfreeze()
-        feed.close()
-        if relay is not None:
-            relay.close()
-        for pid, r in children:   # an error in this process: do not leave workers behind
-            kill_worker(pid, r)
+        return stubs, dict(plan.charts.files), worker_done() if worker_done else None
+    child = fork_result(work)
+    if relay is not None:
+        os.close(stub_w)
+        relay.watch(stub_r)
+    return child
+
+
+def _share_here(plan: SitePlan, feed, units, on_unit, relay, emit, on_stub, emit_charts: bool) -> dict:
+    """This process's share of the pages, beside the workers; the workers' stubs are passed on between its
+    own jobs."""
+    if relay is None:
+        return _share(plan, _taken(feed, units, on_unit), emit, emit_charts=emit_charts)
+
+    def polled(indices):
+        for i in indices:
+            relay.poll()
+            yield i
+    stubs = _share(plan, polled(_taken(feed, units, on_unit)), emit, on_stub, emit_charts)
+    relay.drain()
+    return stubs
+
+
+def _joined(children: list, stubs: dict, chart_files: dict) -> tuple[dict, dict, list]:
+    """Every worker's result added to this process's: (stubs, chart files, what each worker sent back)."""
+    from league.engine.workers import join_result
+    extra = []
+    for pid, r in children:
+        s, cf, done = join_result(pid, r)
+        stubs.update(s)
+        chart_files.update(cf)
+        extra.append(done)
     return stubs, chart_files, extra
 
 
