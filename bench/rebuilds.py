@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/rebuilds.py — what `league serve` does to an editor's machine: one process that rebuilds the site
-again and again (league.serve.DevServer.rebuild, without the HTTP server), each time after a one-board
+again and again (league.cli.serve.DevServer.rebuild, without the HTTP server), each time after a one-board
 edit, as it does at every save. Used by bench/run (at the
 largest size); runs with bench/.venv's Python, where league is installed.
 

@@ -15,7 +15,7 @@ committed and the same .po always gives the same translations.
 
 Python code marks its text with `_`/`ngettext`/`pgettext` (translated for the build's locale when called)
 or, for module-level tables, `L_` (a lazy string translated each time it is shown). The build's locale is
-a module-level setting: `using(locale)` around a build (league.build.render_files), `activate(locale)`
+a module-level setting: `using(locale)` around a build (league.engine.build.render_files), `activate(locale)`
 in a worker process that renders pages on its own. Templates get the catalog through Jinja2's i18n
 extension (`install(env)`, newstyle gettext: `{{ _("…") }}`, `{% trans %}…{% endtrans %}`,
 `{{ ngettext("%(num)s jogo", "%(num)s jogos", n) }}`), installed as Jinja2 documents it
@@ -58,7 +58,7 @@ def po_path(locale: str) -> Path:
     return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-# the build cache (league.cache.Cache) where a build keeps each catalog compiled (use_cache), or None
+# the build cache (league.engine.cache.Cache) where a build keeps each catalog compiled (use_cache), or None
 _catalogs = None
 
 
@@ -70,7 +70,7 @@ def catalog_key(locale: str, data: bytes) -> str:
 
 
 def use_cache(cache) -> None:
-    """Keep the compiled catalogs in `cache` (a league.cache.Cache; None: compile them every time): compiling a .po
+    """Keep the compiled catalogs in `cache` (a league.engine.cache.Cache; None: compile them every time): compiling a .po
     with Babel takes ~0.02 s of every build, reading the compiled one back ~1 ms."""
     global _catalogs
     _catalogs = cache

@@ -137,7 +137,7 @@ def test_accepted_form_builds_the_same_site(tmp_path, canonical_site, form):
     assert sorted(site) == sorted(canonical_site)
     different = [rel for rel in site if site[rel] != canonical_site[rel]]
     # the one file that differs is the site's manifest: its "inputs" is the digest of the content files' bytes
-    # (league.build.inputs_id), which differ by design; every other key of it, and every other file, is equal
+    # (league.engine.build.inputs_id), which differ by design; every other key of it, and every other file, is equal
     assert different == [".league-build.json"]
     mine, theirs = json.loads(site[different[0]]), json.loads(canonical_site[different[0]])
     assert mine.pop("inputs") != theirs.pop("inputs")

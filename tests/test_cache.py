@@ -71,7 +71,7 @@ def _age(path: Path, seconds: float) -> None:
 
 
 def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp_path):
-    # league.cache.UNUSED_FOR = 24 h. Everything is made 2 days old by hand; the next build reads every
+    # league.engine.cache.UNUSED_FOR = 24 h. Everything is made 2 days old by hand; the next build reads every
     # entry it needs (which marks them used), writes its record, then prunes: only the entries of
     # content that no longer exists (an edited stage's previous version, a stray write) are deleted.
     import shutil
@@ -173,7 +173,7 @@ def test_a_corrupted_byte_among_a_stages_encoded_matches_is_caught_when_the_entr
 
 def test_a_stage_changed_after_the_build_hashed_it_is_loaded_but_not_cached(tmp_path):
     # the stages' cache keys come from the digests the build made of every content file before loading
-    # (league.loader.Loader.digests): a file whose bytes, when loaded, are not the ones its key was made from
+    # (league.engine.loader.Loader.digests): a file whose bytes, when loaded, are not the ones its key was made from
     # (edited meanwhile) is used as loaded but not cached under that key — the next build loads it again
     import hashlib
     import shutil

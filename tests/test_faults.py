@@ -79,7 +79,7 @@ class Env:
         return got
 
     def leftovers(self) -> list[str]:
-        """What a build left beside out/, but the spare the next build stages into (league.writer)."""
+        """What a build left beside out/, but the spare the next build stages into (league.site.writer)."""
         return sorted(p.name for p in self.out.parent.iterdir()
                       if p.name.startswith(f".{self.out.name}.") and p.name != f".{self.out.name}.spare")
 
@@ -195,7 +195,7 @@ def _chattr(flag: str, path: Path) -> bool:
 
 def test_an_unreplaceable_file_does_not_stop_the_new_site(env):
     # The published index.html is made immutable. The next build publishes a whole new site; the old one
-    # becomes the spare (league.writer), its index.html still protected. The build after that stages into
+    # becomes the spare (league.site.writer), its index.html still protected. The build after that stages into
     # the spare, cannot replace that file, so it starts over in a new folder: the new site is whole again,
     # the spare is left beside with a warning, and it goes at the first build that can delete it.
     env.ok()

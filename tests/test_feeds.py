@@ -145,7 +145,7 @@ def test_sitemap_robots_and_404(site):
 
 
 def test_feed_escaping_writes_what_xml_sax_saxutils_writes():
-    """league.feeds writes xml.sax.saxutils's escape and quoteattr out (importing it costs every build
+    """league.site.feeds writes xml.sax.saxutils's escape and quoteattr out (importing it costs every build
     ~9 ms): the same text for every mix of the characters they treat, quotes of both kinds included."""
     import itertools
     from xml.sax import saxutils

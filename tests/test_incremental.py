@@ -101,7 +101,7 @@ def test_a_rebuild_in_two_processes_counts_each_file_once(tmp_path, monkeypatch)
 
 def test_a_build_leaves_no_reference_cycle_holding_its_results(tmp_path):
     # league serve builds again and again in one process. The loaded content is frozen for the collector
-    # during a build (league.cache.gc_paused), so its full passes, which alone free reference cycles, come
+    # during a build (league.engine.cache.gc_paused), so its full passes, which alone free reference cycles, come
     # rarely: a cycle through the results (Charts wrapped by a closure over its own method) kept every
     # rebuild's whole results alive — on the 20-season archive +100 MB and +530,000 objects a rebuild,
     # 1.4 GB after 12 edits. Reference counting alone must free a build's results once its report is gone.

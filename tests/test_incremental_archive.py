@@ -95,7 +95,7 @@ def test_chain_of_incremental_builds_equals_cold_builds(archive, tmp_path):
 
 
 def test_a_rebuild_works_out_only_the_keys_of_pages_in_the_changed_season(archive, tmp_path, monkeypatch):
-    # (league.incremental.PageKeys.for_page) after a score edit in 2025, a pair or player page that shows no
+    # (league.engine.incremental.PageKeys.for_page) after a score edit in 2025, a pair or player page that shows no
     # 2025 stage keeps the key the previous build recorded: its key is not worked out again. The edit still
     # gives the site a cold build gives (test above); this checks that the rebuild did not do it the long way
     import shutil

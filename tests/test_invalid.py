@@ -1,7 +1,7 @@
 """Every invalid example of spec/data-format.md gives its message at its file and line; all errors of a run are
 reported together; the CLI exits 1; a failed build leaves the previous site alone.
 
-Diagnostics are league.errors.Diagnostic (mark.path, mark.line, mark.col, message, hint, level, code).
+Diagnostics are league.content.diagnostics.Diagnostic (mark.path, mark.line, mark.col, message, hint, level, code).
 """
 from __future__ import annotations
 

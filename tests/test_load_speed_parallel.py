@@ -262,7 +262,7 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
         "print(report.rendered, 'pydantic' in sys.modules, 'league.content.schema' in sys.modules, 'yaml' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", script, str(content), str(tmp_path / "site"), str(tmp_path / "cache")],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
-    assert int(out[0]) > 0 and out[1:] == ["False", "False", "False"]   # nor PyYAML (league.marked)
+    assert int(out[0]) > 0 and out[1:] == ["False", "False", "False"]   # nor PyYAML (league.content.marked)
     build(content, tmp_path / "cold", cache_dir=False, search=False)
     assert _site_files(tmp_path / "site") == _site_files(tmp_path / "cold")
 

@@ -1,4 +1,4 @@
-"""`row.pos` on a plain dict is read at once (league.render.SiteEnvironment.getattr), with the result Jinja2's
+"""`row.pos` on a plain dict is read at once (league.site.render.SiteEnvironment.getattr), with the result Jinja2's
 own getattr gives: the attribute when dict has one (`items`, `get`…), else the key, else undefined; dict
 subclasses and other objects keep Jinja2's lookup."""
 from __future__ import annotations

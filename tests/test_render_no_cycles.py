@@ -1,5 +1,5 @@
 """Rendering makes no reference cycles: pages are rendered with the cyclic garbage collector paused
-(league/site/render.py `_share`, league.cache.gc_paused), which is only safe while everything a page's rendering
+(league/engine/rendering.py `_share`, league.engine.cache.gc_paused), which is only safe while everything a page's rendering
 leaves behind is freed by reference counting alone. Every page of the demo site is rendered here with the
 collector off, its templates compiled beforehand as a build compiles them; a full collection afterwards must
 find nothing to free."""

@@ -305,7 +305,7 @@ def test_championship_example_validates():
      "teams: 'Equipe A' does not match"),
     ("stage", "name: E\ndate: 2026-03-14\nstatus: final\nteams: {aa: {pairs: [[a-1, a-2, a-3]]}}\n",
      "teams/aa/pairs/0: ['a-1', 'a-2', 'a-3'] is too long"),
-    # the bounds of league.schema (dates 1900..2100, every number non-negative where the rule needs it and
+    # the bounds of league.content.schema (dates 1900..2100, every number non-negative where the rule needs it and
     # bounded far above real use) are in the schema too: the editor flags them as the loader does
     ("stage", "name: E\ndate: 9999-12-31\nstatus: final\n", "date: '9999-12-31' does not match"),
     ("league", "name: FT\nshort_name: FT\ntruco: {boards: 1000000000}\n",

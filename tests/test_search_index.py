@@ -63,7 +63,7 @@ def test_a_whole_site_built_again_from_the_cache_takes_its_index_from_there(tmp_
 
 @pytest.mark.parametrize("env", [None, "/opt/pagefind/bin/pagefind"])
 def test_the_binary_is_found_where_pagefind_itself_finds_it(monkeypatch, env):
-    """league.search looks the binary up without importing pagefind.service (which imports asyncio):
+    """league.site.search looks the binary up without importing pagefind.service (which imports asyncio):
     the same path as pagefind.service.get_executable, with and without $PAGEFIND_BINARY_PATH."""
     pytest.importorskip("pagefind.service")
     from pagefind.service import get_executable

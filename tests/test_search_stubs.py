@@ -67,7 +67,7 @@ def _pages(site: Path, names) -> dict[str, str]:
 
 @pytest.fixture
 def scratch(tmp_path, monkeypatch) -> Path:
-    """The folder pagefind's scratch folders are made in (TMPDIR, which league.search honours): to see
+    """The folder pagefind's scratch folders are made in (TMPDIR, which league.site.search honours): to see
     that none is left."""
     folder = tmp_path / "scratch"
     folder.mkdir()
@@ -104,7 +104,7 @@ def test_index_from_stubs_is_byte_identical_to_the_index_of_the_full_pages(site,
     expected, got = _files(pages / "pagefind"), _files(dest / "pagefind")
     assert sorted(got) == sorted(expected)
     assert [name for name in expected if got[name] != expected[name]] == []
-    # and it is the index the build wrote (its scratch folder on the same file system: see league.search)
+    # and it is the index the build wrote (its scratch folder on the same file system: see league.site.search)
     assert _files(site / "pagefind") == got
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "full", "pages"]  # nothing else left
 

@@ -1,4 +1,4 @@
-"""league.workers.TaskFeed: the units of work in a pipe, each taken by exactly one of the processes that
+"""league.engine.workers.TaskFeed: the units of work in a pipe, each taken by exactly one of the processes that
 read it (the loader's and the renderer's way of sharing work as the processes go), a worker's result or
 its failure coming back to the parent (fork_result/join_result), a worker's results streamed as it goes
 (StreamWorker), and the environment pagefind runs in (search._pagefind_env)."""

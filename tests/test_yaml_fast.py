@@ -1,4 +1,4 @@
-"""league.yamlio reads a content file from libyaml's events (the fast path, `_fast`) and, at anything that
+"""league.content.yamlio reads a content file from libyaml's events (the fast path, `_fast`) and, at anything that
 might need a diagnostic, falls back to composing the file (`_Builder`), which reports it. Both must give
 the same values, the same line:column of every key, value and item, and the same diagnostics: checked on
 files that take each path, on every file the project ships, and on random documents (hypothesis)."""

@@ -16,7 +16,7 @@ base_url: https://example.org/
 
 
 def cache_entries(cache: Path):
-    """(path, key, value) of every entry of the build cache folder `cache` that reads back (league.cache)."""
+    """(path, key, value) of every entry of the build cache folder `cache` that reads back (league.engine.cache)."""
     from league.engine.cache import _open
     from league.engine.codec import CodecError
     for path in sorted(Path(cache).rglob("*.entry")):

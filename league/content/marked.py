@@ -1,4 +1,4 @@
-"""The mappings and sequences a content file is parsed into (league.yamlio): dicts and lists that remember the
+"""The mappings and sequences a content file is parsed into (league.content.yamlio): dicts and lists that remember the
 line and column of every key and value; and the largest content file read. Apart from the parser, so that
 what only handles them — the loader reading everything back from the cache — does not import PyYAML
 (~0.02 s)."""
@@ -8,7 +8,7 @@ from typing import Any
 
 from league.content.diagnostics import SourceMark
 
-MAX_BYTES = 5 * 1024 * 1024   # a content file larger than this is reported, never read (league.yamlio.read_text)
+MAX_BYTES = 5 * 1024 * 1024   # a content file larger than this is reported, never read (league.content.yamlio.read_text)
 
 class MDict(dict):
     """A mapping from YAML that remembers where each key and value was written."""

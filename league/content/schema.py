@@ -20,7 +20,7 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
 # A board line: its games separated by spaces, each "12-7", "12x7", "12X7" or "12×7" (league.content.syntax.GAME),
 # or the result only ("2-1", "2x1"). The pattern is for the editor only (JSON Schema): the loader parses the
-# line itself and says which game is wrong, at its line (league.rules.truco.parse_board_score).
+# line itself and says which game is wrong, at its line (league.games.truco.rules.parse_board_score).
 BOARD_SCORE_PATTERN = rf"^\s*{GAME}(\s+{GAME})*\s*$"
 GAME_SCORE_PATTERN = rf"^\s*{GAME}\s*$"
 BoardScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": BOARD_SCORE_PATTERN})]
@@ -53,8 +53,8 @@ _ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 def _quoted_date(value: Any) -> Any:
     """A quoted ISO date ('2026-03-14', as the GitHub web editor and YAML tools write it) is the same date as the
-    unquoted one. Any other text is left to the date check, which reports it (league.validate: "use AAAA-MM-DD");
-    an impossible date (2026-02-30) is reported as the unquoted one is (league.yamlio)."""
+    unquoted one. Any other text is left to the date check, which reports it (league.content.validate: "use AAAA-MM-DD");
+    an impossible date (2026-02-30) is reported as the unquoted one is (league.content.yamlio)."""
     if type(value) is str and _ISO_DATE.match(value):   # (not str subclasses: an impossible date already reported)
         try:
             return dt.date.fromisoformat(value)

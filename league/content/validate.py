@@ -141,8 +141,8 @@ def _union_types_error(errors: list[dict], loc: tuple, members: list[int]) -> di
 
 
 _BOUND_ERRORS = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
-# a value that is not a date where a date goes (league.schema.Date): text other than AAAA-MM-DD, a number, a date
-# with a time; and a quoted date that does not exist (league.schema._quoted_date)
+# a value that is not a date where a date goes (league.content.schema.Date): text other than AAAA-MM-DD, a number, a date
+# with a time; and a quoted date that does not exist (league.content.schema._quoted_date)
 _DATE_ERRORS = ("date_type", "date_parsing", "date_from_datetime_inexact", "date_from_datetime_parsing",
                 "date_impossible")
 _SLUG_WORDS = "esperado letras minúsculas sem acento, números e hífens"
@@ -334,7 +334,7 @@ class _Limits(NamedTuple):
 
 def _range_error(model, loc: tuple, etype: str, ctx: dict, value: Any, where: str, mark: SourceMark,
                  diags: Diagnostics, number: bool = False) -> None:
-    """A number or date beyond its bounds (league.schema: non-negative where the rule needs it, and every
+    """A number or date beyond its bounds (league.content.schema: non-negative where the rule needs it, and every
     value bounded far above real use): both bounds said, and what to do."""
     lo, hi, tp = bounds_at(model, loc)
     limits = _Limits(lo, hi, next(iter(ctx.values()), None), etype)
@@ -355,7 +355,7 @@ _YEAR_FIRST = re.compile(r"^\s*([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})\s*$"
 
 def _date_error(etype: str, value: Any, where: str, mark: SourceMark, diags: Diagnostics) -> None:
     """What a date field received and the one form it takes. `date: 2026-03-14` and `date: '2026-03-14'` are
-    the same date (league.schema._quoted_date); anything else is reported here, with the value written."""
+    the same date (league.content.schema._quoted_date); anything else is reported here, with the value written."""
     if etype == "date_impossible":
         diags.error(mark, f"data inexistente \"{value}\"",
                     "use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14", code="date")

@@ -98,7 +98,7 @@ def build(content: Path, out: Path, strict: bool = False, templates: Path | None
           progress=None, skip_unchanged: bool = False, force: bool = False, say=None) -> BuildReport:
     """Check, then render and write: pages are rendered by forked workers that write their own share
     into a staging folder beside out/, which replaces out/ in one step only when complete
-    (league/site/writer.py). out/ is checked first (league.writer.check_out: OutError when it holds what league
+    (league/site/writer.py). out/ is checked first (league.site.writer.check_out: OutError when it holds what league
     did not make, unless `force`) and locked for the whole build (a second build waits; `say(text)` is told).
     `draft` marks every page as a preview (banner, noindex, robots Disallow) for pull-request deploy
     previews. `progress(phase, done, total)` is told how far the build got (the CLI draws a bar on a

@@ -78,7 +78,7 @@ def default_dir(content: Path) -> Path:
 
 class Cache:
     """Entries under dir/<aa>/<key>.entry: MAGIC, the sha256 of the key and the payload, the payload (the value's
-    bytes, league.codec). Writes are atomic (temp file + rename)."""
+    bytes, league.engine.codec). Writes are atomic (temp file + rename)."""
 
     def __init__(self, directory: Optional[Path]):
         self.dir = Path(directory) if directory else None
@@ -166,7 +166,7 @@ class Cache:
         return removed
 
     def put(self, key: str, value: Any) -> None:
-        """Store `value` under `key` (TypeError for a value league.codec does not store)."""
+        """Store `value` under `key` (TypeError for a value league.engine.codec does not store)."""
         if self.dir is None:
             return
         from league.engine import codec
@@ -246,7 +246,7 @@ def _read(path: Path) -> Optional[bytes]:
 
 
 def _open(key: str, data: bytes) -> Any:
-    """The value of an entry's bytes stored under `key`; league.codec.CodecError when they are not an entry
+    """The value of an entry's bytes stored under `key`; league.engine.codec.CodecError when they are not an entry
     of this format, of this key, with its digest, that decodes."""
     from league.engine import codec
     head = len(MAGIC)

@@ -19,7 +19,7 @@ def api_helper_wanted(results) -> bool:
 def start_api_helper(api: list, writer):
     """Fork the process that writes the API files `api` [(path, make, key)] through `writer` (into its
     staging folder) and sends back ({path: the files it wrote}, its own WriteStats); (pid, fd) for
-    league.workers.join_result."""
+    league.engine.workers.join_result."""
     from league.engine.rendering import emit_files
     from league.engine.workers import fork_result
     forked_at = writer.stats.mark()
@@ -32,7 +32,7 @@ def start_api_helper(api: list, writer):
 
 def start_keys_helper(jobs: list, keys):
     """Fork the process that works out the key of each of `jobs` (in their order) and what the next build can
-    reuse of them (PageKeys.state); (pid, fd) for league.workers.join_result, which returns (keys, state)."""
+    reuse of them (PageKeys.state); (pid, fd) for league.engine.workers.join_result, which returns (keys, state)."""
     from league.engine.cache import gc_paused
     from league.engine.incremental import job_keys
     from league.engine.workers import fork_result

@@ -404,7 +404,7 @@ class PageKeys:
 
 
 class LazyKeys:
-    """The pages' keys (league.incremental.PageKeys), made on first use. A job's key is a `later(…)`
+    """The pages' keys (league.engine.incremental.PageKeys), made on first use. A job's key is a `later(…)`
     thunk until resolve_keys(): a rebuild needs them before rendering (to keep the pages whose key is
     unchanged), a first build only for its record, so it works them out while pagefind builds the index."""
 
@@ -420,7 +420,7 @@ class LazyKeys:
         return self._keys
 
     def base(self) -> str:
-        """What every key starts with (league.incremental.page_base), without making the keys."""
+        """What every key starts with (league.engine.incremental.page_base), without making the keys."""
         if self._keys is not None:
             return self._keys.base
         if self._base is None:

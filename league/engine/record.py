@@ -23,7 +23,7 @@ def read_inputs(content: Path, templates: Path | None) -> tuple[dict, dict]:
 
 
 def inputs_id(inputs: tuple[dict, dict], flags) -> str:
-    """The digest of a build's inputs that its site's manifest carries (league.writer.Manifest): content and
+    """The digest of a build's inputs that its site's manifest carries (league.site.writer.Manifest): content and
     template files by relative path and bytes, league's code, flags — no absolute path, so the same content
     builds the same site wherever it lies. A build's record is trusted only for the site whose manifest
     names the same inputs."""
@@ -130,7 +130,7 @@ def unchanged_stamp(content, out, templates, cache_dir, flags, inputs) -> dict |
 
 def prune_cache(content, cache_dir) -> int:
     """After a build (which read or wrote every entry it needs): what no build has used for a day goes
-    (league.cache.Cache.prune)."""
+    (league.engine.cache.Cache.prune)."""
     try:   # housekeeping: never the reason a build that wrote its site fails
         return build_cache(content, cache_dir).prune()
     except Exception:  # noqa: BLE001
@@ -150,7 +150,7 @@ def write_record(content, out, templates, cache_dir, flags, report, record: dict
 
 def keys_may_match(keys, previous) -> bool:
     """Whether any page's key can be the one the previous build recorded: every key starts with `base`
-    (league.incremental.page_base), so not when the previous record's differs — a template, league.yaml or
+    (league.engine.incremental.page_base), so not when the previous record's differs — a template, league.yaml or
     league itself changed — and then every page is rendered again."""
     state = previous.get("key_state")
     if not isinstance(state, dict) or "base" not in state:

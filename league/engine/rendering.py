@@ -17,7 +17,7 @@ CHUNK = 16            # pages a process takes at a time (a few milliseconds of w
 
 
 def _units(jobs: list, pages_only: bool = False) -> list[list[int]]:
-    """The jobs' numbers in units for the processes to take (league.workers.TaskFeed): the pages in runs
+    """The jobs' numbers in units for the processes to take (league.engine.workers.TaskFeed): the pages in runs
     of CHUNK, in order (so pagefind, which must get them in path order, rarely waits for one), then the
     groups of files that are not pages (the API), one per unit, unless `pages_only`."""
     pages = [i for i, job in enumerate(jobs) if job.template is not None]
@@ -46,12 +46,12 @@ def _counted(indices, progress, every: int = CHUNK):
 def _share(plan: SitePlan, indices, emit, on_stub=None, emit_charts: bool = False) -> dict:
     """Render the jobs numbered `indices` (any iterable), handing each (path, html) to `emit` (and, when given,
     (job index, search stub) to `on_stub`); returns, per page, (key, the chart files it asked for, its
-    search stub — or, for a page rendered to the bytes the previous site has, the league.search.StubHash the
+    search stub — or, for a page rendered to the bytes the previous site has, the league.site.search.StubHash the
     previous build recorded, see SitePlan.previous_stubs). `emit_charts`: the chart files a page asked for are emitted right after it (each
     chart is on one page: club, pair, season, a player's Quatrilho curve) instead of being kept in
     plan.charts.files.
 
-    No cyclic garbage collection meanwhile (league.cache.gc_paused): rendering makes no reference cycles (a
+    No cyclic garbage collection meanwhile (league.engine.cache.gc_paused): rendering makes no reference cycles (a
     full collection after rendering the 20-season archive with the collector off finds nothing to free), but
     it reads back each stage's matches (LazyPhases: ~6,000 objects a stage, kept) and keeps what it has
     formatted, and the collector walked that growing heap again and again — ~0.26 CPU-s in each rendering

@@ -16,7 +16,7 @@ SEARCH_ENTRY = (str, {RelPath: bytes})
 
 
 def stub_hash(text: str | None) -> str | None:
-    """The hash a build records of a page's stub (a league.search.StubHash is one already: returned as a str)."""
+    """The hash a build records of a page's stub (a league.site.search.StubHash is one already: returned as a str)."""
     import hashlib
     from league.site.search import StubHash
     if text is None:
@@ -28,7 +28,7 @@ def stub_hash(text: str | None) -> str | None:
 
 def _is_hash(path: str, stub, kept) -> bool:
     """Whether meta's stub of `path` is a hash (a page kept unrendered, or rendered to the previous site's
-    bytes: league.search.StubHash), not the text."""
+    bytes: league.site.search.StubHash), not the text."""
     from league.site.search import StubHash
     return path in kept or type(stub) is StubHash
 
@@ -153,7 +153,7 @@ def index_reusable(writer, cache) -> bool:
     return cache is not None and cache.has(_search_cache_key())
 
 
-_SEARCH_KINDS = None   # league.render.SEARCH_KINDS, imported at the first job_order (not on the no-op path)
+_SEARCH_KINDS = None   # league.site.render.SEARCH_KINDS, imported at the first job_order (not on the no-op path)
 
 
 def job_order(job) -> tuple:

@@ -37,7 +37,7 @@ class OutError(Exception):
 
 @dataclass
 class Manifest:
-    """What a build recorded in its site: a digest of its inputs (league.build.inputs_id: content, templates,
+    """What a build recorded in its site: a digest of its inputs (league.engine.build.inputs_id: content, templates,
     league's code, flags — no paths, so the same content builds the same manifest anywhere) and
     {relative path: size} of every file it made."""
     inputs: str

@@ -1,5 +1,5 @@
 """Where league finds its own files; a module of its own so that a no-op build, which only hashes them,
-imports nothing heavier (league.render pulls in Jinja2 and the whole model: ~45 ms)."""
+imports nothing heavier (league.site.render pulls in Jinja2 and the whole model: ~45 ms)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -180,9 +180,9 @@ def _stub_page(html: str, first: int, end: int, main: tuple[int, int], image: tu
 
 
 class StubHash(str):
-    """The hash a previous build recorded of a page's stub (league.build._stub_hash), standing for the stub of
+    """The hash a previous build recorded of a page's stub (league.engine.build._stub_hash), standing for the stub of
     a page rendered again with the very bytes of the file the previous site has: the same bytes have the same
-    stub, so the build does not cut it out again (league.render._share). Where the text is needed (the index
+    stub, so the build does not cut it out again (league.site.render._share). Where the text is needed (the index
     made again), it is read back from that file, as for a page kept unrendered."""
 
     __slots__ = ()

@@ -280,7 +280,7 @@ CASES: list[Case] = [
          hint='use uma data válida no formato AAAA-MM-DD, por exemplo 2026-03-14'),
     Case("data-inexistente-no-nome-da-noticia", rename(NEWS, "2026-02-30-etapa-1.md"),
          [('content/news/2026-02-30-etapa-1.md', 0, 0, 'data inexistente no nome do arquivo "2026-02-30"')]),
-    # dates beyond 1900..2100 (league.schema.DATE_MIN/MAX): 9999-12-31 overflowed the calendar feed's end date
+    # dates beyond 1900..2100 (league.content.schema.DATE_MIN/MAX): 9999-12-31 overflowed the calendar feed's end date
     Case("data-ano-9999", sub(STAGE, "date: 2026-03-14", "date: 9999-12-31"),
          [(c(STAGE), 2, 7, 'data fora do limite em date: recebido 9999-12-31; esperado uma data de 1900-01-01 a 2100-12-31')],
          hint='confira o ano; escreva a data como AAAA-MM-DD, ex.: 2026-03-14'),
