@@ -121,4 +121,6 @@ def test_season_overview_and_player_pages(site):
     assert "A definir (campeonato em andamento): 1º Campeonato Aberto de Quatrilho de Xanxerê" in overview
     player = text(site, "jogadores/alceu-zanatta/index.html")     # plays Truco and Quatrilho: one page
     assert "Etapas de Truco" in player and "Campeonatos de Quatrilho de Alceu Zanatta" in player
-    assert "R$ 85,80 campeão (4º), classificado ao estadual" in player
+    # one row of the player's Quatrilho table: the prize (6 % of R$ 1.430,00, above), the registration number,
+    # the notes
+    assert "R$ 85,80 8 campeão (4º), classificado ao estadual" in player
