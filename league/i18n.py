@@ -32,6 +32,7 @@ import contextlib
 import datetime as dt
 import functools
 import io
+import unicodedata
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
@@ -427,3 +428,11 @@ def _constant_text_extension():
             return iter(_rewrite(tokens, calls) if calls else tokens)
 
     return ConstantText
+
+
+def collation_key(text: str) -> tuple[str, str]:
+    """Alphabetical order as a Brazilian reader expects a list of names: accents and case ignored ("Fábio"
+    before "Francisco", "Cláudia" before "Cleber", "álvaro" before "Bruno"), then the text itself, so that
+    names equal but for accents or case keep one order."""
+    letters = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in letters if not unicodedata.combining(c)).casefold(), text

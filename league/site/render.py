@@ -246,7 +246,7 @@ def _season_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> N
 
 def _club_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
     """The list of clubs and each club's page."""
-    clubs = sorted(results.league.clubs.values(), key=lambda c: c.name.lower())
+    clubs = sorted(results.league.clubs.values(), key=lambda c: i18n.collation_key(c.name))
     pages.add("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")),
               key=pages.key("summary", "clubs"))
     for c in clubs:
@@ -273,7 +273,7 @@ def _pair_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> Non
 
 def _player_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
     """The list of players and each player's page."""
-    players = sorted(results.league.players.values(), key=lambda p: p.name.lower())
+    players = sorted(results.league.players.values(), key=lambda p: i18n.collation_key(p.name))
     pages.add("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")),
               key=pages.key("summary", "players"))
     for pl in players:

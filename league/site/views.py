@@ -334,7 +334,8 @@ def club_view(site: Site, c) -> dict:
         season = _club_season(site, sr, c.id, by_season.get(id(sr), ()))
         if season:
             history.append(season)
-    players = sorted((p for p in site.league.players.values() if p.club == c.id), key=lambda p: p.name)
+    players = sorted((p for p in site.league.players.values() if p.club == c.id),
+                     key=lambda p: i18n.collation_key(p.name))
     return dict(club=c, history=history, players=players, teams=sorted(site.club_teams.get(c.id, ())), title=c.name)
 
 
