@@ -22,8 +22,6 @@ import marshal
 from typing import Any, Optional
 
 from league.engine.shapes import ALLOWED, Phase_, allowed_class, fits
-# the shapes of league/engine/shapes.py, named here too by the readers of the cache
-from league.engine.shapes import Check, Keys, Lazy, Opt, RelPath, safe_rel, safe_rels  # noqa: F401
 
 E = ...   # the first item of a node
 VERSION = marshal.version

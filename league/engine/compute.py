@@ -11,7 +11,7 @@ from league.games import results as R
 from league.games.truco.ranking import AnnualEntry
 from league.models import League
 
-RANKINGS_ENTRY = ([AnnualEntry], [AnnualEntry])   # a season's clubs and pairs (league.engine.codec.fits)
+RANKINGS_ENTRY = ([AnnualEntry], [AnnualEntry])   # a season's clubs and pairs (league.engine.shapes.fits)
 
 
 def rankings_key(year: str, stage_keys: list[str]) -> str:

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from league.content.diagnostics import Diagnostic, Diagnostics
-from league.engine.codec import Lazy, LazyPhases
+from league.engine.codec import LazyPhases
+from league.engine.shapes import Lazy
 from league.models import League, Season, Stage
 
 if TYPE_CHECKING:
     from league.engine.loader import Loader
 
-# what each kind of cache entry must hold (league.engine.codec.fits): one that does not is corrupted, and made again
+# what each kind of cache entry must hold (league.engine.shapes.fits): one that does not is corrupted, and made again
 TASK_ENTRY = {"stage": (Stage, [Diagnostic], Lazy("StageResult"), [Diagnostic]),
               "championship": (Lazy("Championship"), [Diagnostic], Lazy("ChampionshipResult"))}
 

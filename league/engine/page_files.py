@@ -13,7 +13,7 @@ from league.models import League
 if TYPE_CHECKING:
     from league.engine.loader import Loader
 
-# what the cache entry must hold (league.engine.codec.fits): one that does not is corrupted, and made again
+# what the cache entry must hold (league.engine.shapes.fits): one that does not is corrupted, and made again
 PAGES_ENTRY = ([Page], [Page], [Diagnostic])
 
 

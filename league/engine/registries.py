@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from league.engine.content_reader import ContentReader
     from league.engine.loader import Loader
 
-# what the cache entry must hold (league.engine.codec.fits): one that does not is corrupted, and made again
+# what the cache entry must hold (league.engine.shapes.fits): one that does not is corrupted, and made again
 REGISTRY_ENTRY = ({str: Club}, {str: Player}, [Diagnostic])
 NAMES = ("clubs.yaml", "players.yaml")
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 from league.content.diagnostics import Diagnostic, SourceMark
 from league.content.marked import MDict, MList
-from league.engine.codec import Keys, Opt
+from league.engine.shapes import Keys, Opt
 from league.engine.lazy import S, validate
 from league.games.truco.rules import game_error, parse_game
 from league.models import League, QuatrilhoConfig, TrucoConfig
@@ -15,7 +15,7 @@ from league.models import League, QuatrilhoConfig, TrucoConfig
 if TYPE_CHECKING:
     from league.engine.loader import Loader
 
-# what the cache entry must hold (league.engine.codec.fits): one that does not is corrupted, and made again
+# what the cache entry must hold (league.engine.shapes.fits): one that does not is corrupted, and made again
 SETTINGS_ENTRY = (Keys({"name": str, "short_name": str, "base_url": str, "locale": str, "repository": Opt(str),
                         "allow_html": bool, "truco": TrucoConfig, "quatrilho": QuatrilhoConfig}),
                   [Diagnostic], {str: (str, TrucoConfig, QuatrilhoConfig, Opt(str), [Diagnostic])})
