@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Optional
 
 from league.content.diagnostics import Diagnostics
@@ -10,6 +11,7 @@ from league.games.quatrilho.championship import compute_season
 from league.games.truco.ranking import (
     AnnualEntry, StageResult, annual_ranking, classify, club_entries, pair_entries,
 )
+from league.games.truco.race import Race, season_race
 from league.standings.core import position_blocks
 
 
@@ -21,6 +23,16 @@ class SeasonResult:
     pairs: list[AnnualEntry]
     championships: list = field(default_factory=list)   # Quatrilho results
     qualifiers: list = field(default_factory=list)
+
+    @cached_property
+    def club_race(self) -> Race:
+        """The title race of the club ranking: champion, who can still win, points left, movement."""
+        return season_race(self.stages, self.clubs, club_entries)
+
+    @cached_property
+    def pair_race(self) -> Race:
+        """The title race of the pair ranking."""
+        return season_race(self.stages, self.pairs, pair_entries)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from typing import Any
 
 from league.games.results import Results, SeasonResult
 from league.games.quatrilho.championship import Cell, ChampionshipResult
+from league.games.truco.race import Race
 from league.games.truco.ranking import StageResult
 
 try:   # 10× faster than json's pure-Python encoder, which `indent` selects: same bytes (tests/test_api_bytes.py)
@@ -41,13 +42,25 @@ def dumps(data: Any) -> str:
 
 
 def ranking_json(sr: SeasonResult) -> dict:
+    clubs, pairs = sr.club_race, sr.pair_race
     return {
         "season": sr.season.year,
         "clubs": [{"position": e.position, "tied": e.tied, "club": e.key, "points": num(e.points),
-                   "stages": {k: num(v) for k, v in e.stages.items()}} for e in sr.clubs],
+                   "stages": {k: num(v) for k, v in e.stages.items()}, **_race_fields(clubs, e.key)}
+                  for e in sr.clubs],
         "pairs": [{"position": e.position, "tied": e.tied, "players": list(e.key), "points": num(e.points),
-                   "stages": {k: num(v) for k, v in e.stages.items()}} for e in sr.pairs],
+                   "stages": {k: num(v) for k, v in e.stages.items()}, **_race_fields(pairs, e.key)}
+                  for e in sr.pairs],
+        "stages_left": list(clubs.stages_left),
+        "points_available": num(clubs.points_available),
     }
+
+
+def _race_fields(race: Race, key) -> dict:
+    """An entry's place in the title race (league.games.truco.race): added after the fields of outputs.md."""
+    o = race.outlook[key]
+    return {"movement": o.movement, "can_still_win": o.can_still_win, "clinched": o.clinched,
+            "champion": key in race.champions}
 
 
 def stage_json(res: StageResult) -> dict:

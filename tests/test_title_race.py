@@ -1,0 +1,164 @@
+"""The season's story (issue 36): champion, who can still be champion, points still to play, movement since
+the previous final stage — league/games/truco/race.py, Truco 12.1 / 12.2 and the countback decision
+(spec/rules.md, annual ranking ties). Every expected value is worked out by hand in the comments.
+
+Points table: the default [20, 16, 12, 8, 6, 4, 3, 2] (Truco 12.1). Stages known by their places only
+(a `classification:` override), so each club's place is written out; a stage not yet final has only its teams."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from league.games.truco.race import title_race
+from league.games.truco.ranking import annual_ranking
+from tests.truco_fixtures import header, ranking_data, run, team_block
+
+
+def places(order: list[str], date: str, name: str = "Etapa") -> str:
+    """A final stage whose places are fixed by a `classification:` override (no matches)."""
+    return (header(name, date) + team_block(order)
+            + "classification:\n  order: [" + ", ".join(order) + "]\n  reason: Ata da comissão\n")
+
+
+def scheduled(teams: list[str], date: str) -> str:
+    return header("Etapa", date, "scheduled") + team_block(teams)
+
+
+CLUBS = ["a", "w", "t", "m", "n"]
+
+
+def one_stage_left(tmp_path):
+    # etapa-1 a w t n m: a 20, w 16, t 12, n 8, m 6
+    # etapa-2 w a t n m: w 20, a 16, t 12, n 8, m 6
+    # etapa-3 a m t n (w absent): a 20, m 16, t 12, n 8
+    # totals: a 56 (places 1, 2, 1), w 36 (2, 1), t 36 (3, 3, 3), m 28 (5, 5, 2), n 24 (4, 4, 4)
+    # w and t on 36: countback, w has a 1st place and t none → w 2nd, t 3rd
+    return run(tmp_path, {
+        "etapa-1": places(["a", "w", "t", "n", "m"], "2026-03-14"),
+        "etapa-2": places(["w", "a", "t", "n", "m"], "2026-04-11"),
+        "etapa-3": places(["a", "m", "t", "n"], "2026-05-16"),
+        "etapa-4": scheduled(CLUBS, "2026-06-13"),
+    }, CLUBS)
+
+
+def test_points_still_available_and_stages_left(tmp_path):
+    # one stage left (etapa-4, scheduled): at most 20 points (1st place, Truco 12.1)
+    rk = ranking_data(one_stage_left(tmp_path))
+    assert rk["stages_left"] == ["etapa-4"]
+    assert rk["points_available"] == 20
+    assert [(c["position"], c["club"], c["points"]) for c in rk["clubs"]] == [
+        (1, "a", 56), (2, "w", 36), (3, "t", 36), (4, "m", 28), (5, "n", 24)]
+
+
+def test_who_can_still_be_champion(tmp_path):
+    # The leader a has at least 56 points and the places 1st, 1st, 2nd (it may score nothing more).
+    # a: it leads → can still win; not clinched, since w can still share first place (below).
+    # w: 36 + 20 = 56 with places 1st, 1st, 2nd if it wins etapa-4: the same points and the same places as
+    #    a → still shared (countback decides nothing) → w can still be (joint) champion.
+    # t: 36 + 20 = 56 with places 1st, 3rd, 3rd, 3rd: one 1st place against a's two → t loses the countback →
+    #    cannot be champion although it can reach 56.
+    # m: 28 + 20 = 48 < 56 → cannot. n: 24 + 20 = 44 < 56 → cannot.
+    rk = ranking_data(one_stage_left(tmp_path))
+    assert [(c["club"], c["can_still_win"], c["clinched"], c["champion"]) for c in rk["clubs"]] == [
+        ("a", True, False, False), ("w", True, False, False), ("t", False, False, False),
+        ("m", False, False, False), ("n", False, False, False)]
+
+
+def test_movement_since_the_previous_final_stage(tmp_path):
+    # After etapa-2: a 36 (1st, 2nd), w 36 (2nd, 1st) → same points and places, shared 1st; t 24 3rd,
+    # n 16 4th, m 12 5th. After etapa-3: a 1st, w 2nd, t 3rd, m 4th, n 5th.
+    # movement = place before − place now: a 1 − 1 = 0, w 1 − 2 = −1, t 0, m 5 − 4 = +1, n 4 − 5 = −1
+    rk = ranking_data(one_stage_left(tmp_path))
+    assert [(c["club"], c["movement"]) for c in rk["clubs"]] == [("a", 0), ("w", -1), ("t", 0), ("m", 1),
+                                                                  ("n", -1)]
+
+
+def test_no_movement_after_the_first_final_stage(tmp_path):
+    # one final stage: there is no previous ranking to move from → null; two stages left → 40 points
+    rep = run(tmp_path, {"etapa-1": places(["a", "w"], "2026-03-14"),
+                         "etapa-2": scheduled(["a", "w"], "2026-04-11"),
+                         "etapa-3": scheduled(["a", "w"], "2026-05-16")}, ["a", "w"])
+    rk = ranking_data(rep)
+    assert [(c["club"], c["points"], c["movement"], c["can_still_win"]) for c in rk["clubs"]] == [
+        ("a", 20, None, True), ("w", 16, None, True)]
+    assert rk["points_available"] == 40
+    assert rk["stages_left"] == ["etapa-2", "etapa-3"]
+
+
+def test_a_club_new_in_the_ranking_has_no_movement(tmp_path):
+    # etapa-1 a w; etapa-2 t a w: t was not in the ranking after etapa-1 → movement null;
+    # a: 20 + 16 = 36, 1st before and now → 0; t 20, w 16 + 12 = 28: w 2nd before and now → 0
+    rep = run(tmp_path, {"etapa-1": places(["a", "w"], "2026-03-14"),
+                         "etapa-2": places(["t", "a", "w"], "2026-04-11")}, ["a", "w", "t"])
+    rk = ranking_data(rep)
+    assert [(c["club"], c["movement"]) for c in rk["clubs"]] == [("a", 0), ("w", 0), ("t", None)]
+
+
+def test_title_clinched_with_a_stage_left(tmp_path):
+    # etapa-1 a b c d: a 20, b 16, c 12, d 8; etapa-2 a c b d: a 20, c 16, b 12, d 8;
+    # etapa-3 a d b c: a 20, d 16, b 12, c 8 → a 60 (1st, 1st, 1st), b 40, c 36, d 32; etapa-4 left (20).
+    # b at best 40 + 20 = 60 with places 1st, 2nd, 3rd, 3rd: one 1st place against a's three → a stays
+    # ahead; c at best 56 and d 52 < 60; a club not yet scoring at best 20 < 60 → a has clinched the title
+    rep = run(tmp_path, {"etapa-1": places(["a", "b", "c", "d"], "2026-03-14"),
+                         "etapa-2": places(["a", "c", "b", "d"], "2026-04-11"),
+                         "etapa-3": places(["a", "d", "b", "c"], "2026-05-16"),
+                         "etapa-4": scheduled(["a", "b", "c", "d"], "2026-06-13")}, ["a", "b", "c", "d"])
+    rk = ranking_data(rep)
+    assert [(c["club"], c["points"], c["can_still_win"], c["clinched"], c["champion"]) for c in rk["clubs"]] == [
+        ("a", 60, True, True, True), ("b", 40, False, False, False), ("c", 36, False, False, False),
+        ("d", 32, False, False, False)]
+    race = rep.results.seasons[0].club_race
+    assert race.decided and race.champions == ("a",)
+
+
+def test_season_over_with_a_shared_first_place(tmp_path):
+    # x 1st then 2nd, y 2nd then 1st: 36 each with one 1st and one 2nd → still shared (countback equal);
+    # a 12 + 12 = 24. No stage left: the title is decided, x and y are both champions; neither clinched it
+    # alone (the other shares it), both were able to win; 0 points available
+    rep = run(tmp_path, {"etapa-1": places(["x", "y", "a"], "2026-03-14"),
+                         "etapa-2": places(["y", "x", "a"], "2026-04-11")}, ["x", "y", "a"])
+    rk = ranking_data(rep)
+    assert rk["stages_left"] == [] and rk["points_available"] == 0
+    assert [(c["club"], c["position"], c["can_still_win"], c["clinched"], c["champion"]) for c in rk["clubs"]] == [
+        ("x", 1, True, False, True), ("y", 1, True, False, True), ("a", 3, False, False, False)]
+
+
+def test_a_stage_in_progress_still_counts_as_left(tmp_path):
+    # etapa-2 is in progress (provisional): it awards no points yet, so its 20 points are still to play
+    # (conservative: its provisional table promises nothing). a 20, w 16: w can still win (16 + 20 > 20)
+    rep = run(tmp_path, {"etapa-1": places(["a", "w"], "2026-03-14"),
+                         "etapa-2": header("Etapa", "2026-04-11", "in_progress") + team_block(["a", "w"])},
+              ["a", "w"])
+    rk = ranking_data(rep)
+    assert rk["stages_left"] == ["etapa-2"] and rk["points_available"] == 20
+    assert [(c["club"], c["can_still_win"], c["clinched"]) for c in rk["clubs"]] == [
+        ("a", True, False), ("w", True, False)]
+
+
+class _Stage:
+    """What title_race reads of a stage left: its id and its points table."""
+
+    def __init__(self, sid: str, table):
+        self.id = sid
+        self.config = type("Cfg", (), {"ranking_points": tuple(table)})()
+
+
+def test_a_newcomer_keeps_a_lone_leader_from_clinching():
+    # Only a has scored: 20 points, one 1st place. Two stages left → a club that has not scored yet could win
+    # both: 40 points > 20 → a has not clinched. One stage left: the newcomer reaches 20 with one 1st
+    # place, equal to a → it could share first place → not clinched either. No stage left: a is champion.
+    ranking = annual_ranking({"a": {"e1": (1, Decimal(20))}}, ["e1"])
+    two = title_race(ranking, [_Stage("e2", [20, 16]), _Stage("e3", [20, 16])])
+    assert (two.points_available, two.outlook["a"].clinched, two.champions) == (40, False, ())
+    one = title_race(ranking, [_Stage("e2", [20, 16])])
+    assert (one.points_available, one.outlook["a"].clinched) == (20, False)
+    done = title_race(ranking, [])
+    assert (done.points_available, done.outlook["a"].clinched, done.champions) == (0, True, ("a",))
+
+
+def test_points_available_follow_each_stage_table():
+    # a season table override (rules.md 12.1: a season may override the table): 25 for 1st in one stage
+    # left, 20 in the other → 45 points still to play; a club on 0 with 45 available can pass a leader on 40
+    ranking = annual_ranking({"a": {"e1": (1, Decimal(40))}, "b": {"e1": (2, Decimal(0))}}, ["e1"])
+    race = title_race(ranking, [_Stage("e2", [25, 21, 17]), _Stage("e3", [20, 16])])
+    assert race.points_available == 45
+    assert race.outlook["b"].best == 45 and race.outlook["b"].can_still_win
