@@ -162,3 +162,47 @@ def test_points_available_follow_each_stage_table():
     race = title_race(ranking, [_Stage("e2", [25, 21, 17]), _Stage("e3", [20, 16])])
     assert race.points_available == 45
     assert race.outlook["b"].best == 45 and race.outlook["b"].can_still_win
+
+
+# ----------------------------------------------------------------------------------- the season page
+
+def _season_page(tmp_path, stages: dict, clubs: list[str]) -> str:
+    from league.engine.build import build
+    from tests.truco_fixtures import content
+    root = content(tmp_path, stages, clubs)
+    build(root, tmp_path / "site", cache_dir=False, search=False)
+    return (tmp_path / "site" / "2026" / "index.html").read_text(encoding="utf-8")
+
+
+def _text(html: str) -> str:
+    import re
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def test_season_page_tells_the_race(tmp_path):
+    # the one-stage-left season above: 1 stage left with 20 points; leader a on 56; w can still be champion
+    # (t, m, n cannot: 3 clubs); movement: m up 1 (▲1, "subiu 1 posição"), w and n down 1, a and t the same
+    html = _season_page(tmp_path, {
+        "etapa-1": places(["a", "w", "t", "n", "m"], "2026-03-14"),
+        "etapa-2": places(["w", "a", "t", "n", "m"], "2026-04-11"),
+        "etapa-3": places(["a", "m", "t", "n"], "2026-05-16"),
+        "etapa-4": scheduled(CLUBS, "2026-06-13"),
+    }, CLUBS)
+    text = _text(html)
+    assert "Falta 1 etapa (Etapa), com até 20 pontos em disputa." in text
+    assert "Líder: Clube A, com 56 pontos." in text
+    assert "Ainda podem ser campeões: Clube W." in text
+    assert "3 clubes já não podem ser campeões." in text
+    assert '<span aria-hidden="true">▲1</span><span class="sr-only">subiu 1 posição</span>' in html
+    assert '<span aria-hidden="true">▼1</span><span class="sr-only">caiu 1 posição</span>' in html
+
+
+def test_season_page_names_the_champion(tmp_path):
+    # the clinched season above: a 60, no one can reach it with etapa-4 left → "Clube A já é o campeão"
+    html = _season_page(tmp_path, {"etapa-1": places(["a", "b", "c", "d"], "2026-03-14"),
+                                   "etapa-2": places(["a", "c", "b", "d"], "2026-04-11"),
+                                   "etapa-3": places(["a", "d", "b", "c"], "2026-05-16"),
+                                   "etapa-4": scheduled(["a", "b", "c", "d"], "2026-06-13")}, ["a", "b", "c", "d"])
+    text = _text(html)
+    assert "Clube A já é o campeão: com 60 pontos, ninguém mais pode alcançá-lo." in text
+    assert '<tr class="champion">' in html

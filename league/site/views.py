@@ -16,6 +16,7 @@ from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.games.truco.ranking import Place, StageResult
 from league.games.truco.rules import pair_points
+from league.site import story
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
 STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa
@@ -313,16 +314,23 @@ def _draws(site: Site, st) -> list[dict]:
 def season_view(site: Site, sr: SeasonResult) -> dict:
     stages = sr.stages
     final_ids = [r.stage.id for r in stages if r.stage.is_final]
-    clubs = [{"pos": pos_text(e.position, e.tied), "name": site.club_name(e.key), "url": site.club_url(e.key),
-              "points": e.points, "stages": e.stages, "places": e.places,
-              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
-             for e in sr.clubs]
-    pairs = [{"pos": pos_text(e.position, e.tied), "name": site.pair_name(e.key), "url": site.pair_url(e.key),
-              "points": e.points, "stages": e.stages, "places": e.places,
-              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
-             for e in sr.pairs]
+    clubs = [_annual_row(e, site.club_name(e.key), site.club_url(e.key)) for e in sr.clubs]
+    pairs = [_annual_row(e, site.pair_name(e.key), site.pair_url(e.key)) for e in sr.pairs]
+    previous = len(final_ids) > 1
+    story.annotate(clubs, sr.clubs, sr.club_race, previous)
+    story.annotate(pairs, sr.pairs, sr.pair_race, previous)
+    by_id = {r.stage.id: r.stage for r in stages}
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
-            "clubs": clubs, "pairs": pairs}
+            "clubs": clubs, "pairs": pairs, "moves": previous,
+            "club_story": story.story(sr.club_race, sr.clubs, by_id, site.club_name, site.club_url),
+            "pair_story": story.story(sr.pair_race, sr.pairs, by_id, site.pair_name, site.pair_url)}
+
+
+def _annual_row(e, name: str, url: str) -> dict:
+    """A line of an annual ranking: the tie, or why it is ahead when the countback decided it."""
+    return {"pos": pos_text(e.position, e.tied), "name": name, "url": url, "points": e.points, "stages": e.stages,
+            "places": e.places,
+            "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
 
 
 def club_view(site: Site, c) -> dict:

@@ -75,23 +75,37 @@ def title_race(ranking: Sequence[Any], left: Sequence[Stage], previous: Optional
     """The race of an annual ranking (league.games.truco.ranking.AnnualEntry lines, in order) with the stages
     `left` still to play; `previous`: the ranking before the last final stage (None: there was none).
     # Truco 12.1, 12.2; decision (rules.md, annual ranking ties): countback"""
-    bests = [stage_best(st) for st in left]
-    gain = sum((pts for pts, _ in bests), Decimal(0))
-    wins = [place for _, place in bests]
+    gain, wins = _still_to_play(left)
     worst = {e.key: (e.points, _countback(e)) for e in ranking}
     best = {e.key: (e.points + gain, _countback(e, wins)) for e in ranking}
     newcomer = (gain, countback(wins)) if left else None
     before = {e.key: e.position for e in previous} if previous is not None else {}
-    top_worst = _top_two(worst)
-    top_best = _top_two(best, newcomer)
-    outlook = {}
-    for e in ranking:
-        rival_now, rival_best = _other(top_worst, e.key), _other(top_best, e.key)
-        can = rival_now is None or best[e.key] >= rival_now
-        clinched = rival_best is None or rival_best < worst[e.key]
-        moved = before[e.key] - e.position if e.key in before else None
-        outlook[e.key] = Outlook(can, clinched, moved, best[e.key][0])
+    top_worst, top_best = _top_two(worst), _top_two(best, newcomer)
+    outlook = {e.key: Outlook(_reaches(best[e.key], _other(top_worst, e.key)),
+                              _out_of_reach(worst[e.key], _other(top_best, e.key)),
+                              _moved(before, e), best[e.key][0]) for e in ranking}
     return Race(tuple(st.id for st in left), gain, _champions(ranking, outlook, bool(left)), outlook)
+
+
+def _still_to_play(left: Sequence[Stage]) -> tuple[Decimal, list[int]]:
+    """The most points one entry can still add, and the places that earn them, one per stage left."""
+    bests = [stage_best(st) for st in left]
+    return sum((pts for pts, _ in bests), Decimal(0)), [place for _, place in bests]
+
+
+def _reaches(best, rival_worst) -> bool:
+    """Can still be first: its best case at least the best of the others' worst cases (none: alone)."""
+    return rival_worst is None or best >= rival_worst
+
+
+def _out_of_reach(worst, rival_best) -> bool:
+    """Has clinched first place: every other's best case below its worst case."""
+    return rival_best is None or rival_best < worst
+
+
+def _moved(before: dict, entry) -> Optional[int]:
+    """Places gained since the previous ranking; None when it was not in it."""
+    return before[entry.key] - entry.position if entry.key in before else None
 
 
 def _countback(entry, more: Sequence[int] = ()) -> tuple:
