@@ -206,3 +206,44 @@ def test_season_page_names_the_champion(tmp_path):
     text = _text(html)
     assert "Clube A já é o campeão: com 60 pontos, ninguém mais pode alcançá-lo." in text
     assert '<tr class="champion">' in html
+
+
+# ----------------------------------------------------------------------------------- group tables: who went through
+
+def _groups_and_final(status: str = "final", with_final: bool = True) -> str:
+    from tests.truco_fixtures import groups_phase, knockout_phase, match, result, stage
+    phases = [groups_phase({"Grupo A": (["a", "b"], [match("a", "b", result(4))]),
+                            "Grupo B": (["c", "d"], [match("c", "d", result(3))])})]
+    if with_final:
+        phases.append(knockout_phase([("Final", {"for_place": 1}, [match("a", "c", result(3))])]))
+    return stage(["a", "b", "c", "d"], phases, status=status)
+
+
+def test_group_tables_mark_who_went_through(tmp_path):
+    # Truco 11: a 4x1 b in Grupo A, c 3x2 d in Grupo B; the final is a x c → a and c went through to the
+    # knockout (qualified true), b and d did not (false)
+    from tests.truco_fixtures import stage_data
+    rep = run(tmp_path, {"etapa-1": _groups_and_final()}, ["a", "b", "c", "d"])
+    assert [[(r["team"], r["qualified"]) for r in g["standings"]] for g in stage_data(rep)["groups"]] == [
+        [("a", True), ("b", False)], [("c", True), ("d", False)]]
+
+
+def test_nobody_marked_before_the_knockout_is_written(tmp_path):
+    # the same groups, stage in progress and no knockout in the file yet: no later phase has teams → null
+    from tests.truco_fixtures import stage_data
+    rep = run(tmp_path, {"etapa-1": _groups_and_final("in_progress", with_final=False)}, ["a", "b", "c", "d"])
+    assert [[(r["team"], r["qualified"]) for r in g["standings"]] for g in stage_data(rep)["groups"]] == [
+        [("a", None), ("b", None)], [("c", None), ("d", None)]]
+
+
+def test_stage_page_marks_who_went_through_with_a_legend(tmp_path):
+    # a and c carry the mark Q with its words for screen readers; the legend explains Q
+    from league.engine.build import build
+    from tests.truco_fixtures import content
+    root = content(tmp_path, {"etapa-1": _groups_and_final()}, ["a", "b", "c", "d"])
+    build(root, tmp_path / "site", cache_dir=False, search=False)
+    html = (tmp_path / "site" / "2026" / "truco" / "etapa-1" / "index.html").read_text(encoding="utf-8")
+    mark = ('<span class="qualified"><span aria-hidden="true">Q</span>'
+            '<span class="sr-only">classificada para a fase seguinte</span></span>')
+    assert html.count(mark) == 2
+    assert "<dt>Q</dt> <dd>classificada para a fase seguinte (o mata-mata), item 11</dd>" in html

@@ -12,6 +12,7 @@ from league.games.results import Results, SeasonResult
 from league.games.quatrilho.championship import Cell, ChampionshipResult
 from league.games.truco.race import Race
 from league.games.truco.ranking import StageResult
+from league.games.truco.standings import went_through
 
 try:   # 10× faster than json's pure-Python encoder, which `indent` selects: same bytes (tests/test_api_bytes.py)
     import orjson
@@ -63,8 +64,15 @@ def _race_fields(race: Race, key) -> dict:
             "champion": key in race.champions}
 
 
+def _qualified(through, team) -> bool | None:
+    """Whether a group's team went through to the next phase (league.games.truco.standings.went_through);
+    None while no later phase has teams."""
+    return None if through is None else team in through
+
+
 def stage_json(res: StageResult) -> dict:
     st = res.stage
+    through = went_through(st.phases)
     return {
         "season": st.season, "stage": st.id, "status": st.status,
         "classification": [{"position": p.position, "tied": p.tied, "team": p.key, "club": st.teams[p.key].club,
@@ -73,7 +81,8 @@ def stage_json(res: StageResult) -> dict:
             {"position": r.position, "tied": r.tied, "team": r.key, "played": r.row["played"],
              "wins": r.row["wins"], "losses": r.row["losses"], "points": r.row["points"],
              "pair_points_balance": r.row["pair_points_balance"], "pontinhos_balance": r.row["pontinhos_balance"],
-             "decided_by": r.decided_by} for r in g.ranked]} for g in res.groups],
+             "decided_by": r.decided_by, "qualified": _qualified(through.get(g.phase), r.key)}
+            for r in g.ranked]} for g in res.groups],
         "pairs": [{"position": p.position, "tied": p.tied, "players": list(p.key), "team": res.pair_team.get(p.key),
                    "played": p.row["played"], "wins": p.row["wins"], "points": p.row["points"],
                    "pair_points_balance": p.row["pair_points_balance"],

@@ -16,6 +16,7 @@ from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.games.truco.ranking import Place, StageResult
 from league.games.truco.rules import pair_points
+from league.games.truco.standings import went_through
 from league.site import story
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
@@ -265,12 +266,14 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
     """Each group's table and matches."""
     st = res.stage
     first = tuple(st.config.team_tiebreaks[:1])
+    through = went_through(st.phases)
     groups = []
     for g in res.groups:
         gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
+        ahead = through.get(g.phase) or ()
         rows = [{"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
-                 "team_url": site.team_url(r.key), **r.row.values, "why": why(r, st.is_final, "equipes", first)}
-                for r in g.ranked]
+                 "team_url": site.team_url(r.key), **r.row.values, "why": why(r, st.is_final, "equipes", first),
+                 "qualified": r.key in ahead} for r in g.ranked]
         groups.append({"phase": g.phase, "name": g.name, "rows": rows,
                        "matches": [match_view(site, res, m) for m in gm.matches]})
     return groups

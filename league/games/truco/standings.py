@@ -137,3 +137,22 @@ def rank_pairs(matches: Sequence[Match], tiebreaks: Sequence[str], draws=()) -> 
                       draws=[d for d in draws if all(isinstance(x, tuple) for x in d.members)])
     order = sorted(rows)
     return rank(order, criteria(tiebreaks), ctx, tie_order=lambda p: p), ctx, pair_team
+
+
+def went_through(phases) -> dict[str, Optional[frozenset]]:
+    """For each phase (by name), the teams of its groups that went through: those that play in a later phase of
+    the stage (its knockout, or the groups of a next group phase). None for a phase with no later phase that
+    has teams yet (the last phase, or a knockout not yet drawn): nobody is known to go through.
+    # Truco 11: the teams classified for the next phase, by the criteria of item 10.1"""
+    out: dict[str, Optional[frozenset]] = {}
+    later: set = set()
+    for phase in reversed(list(phases)):
+        out[phase.name] = frozenset(later) if later else None
+        later |= _teams_in(phase)
+    return out
+
+
+def _teams_in(phase) -> set:
+    """The teams that play in a phase: its groups' teams and the teams of its knockout matches."""
+    teams = {t for g in phase.groups for t in g.teams}
+    return teams | {t for r in phase.rounds for m in r.matches for t in (m.home, m.away)}
