@@ -10,7 +10,8 @@ import markdown as md
 import nh3
 
 from league.content import schema as S
-from league.content.diagnostics import SourceMark
+from league.content.diagnostics import SourceMark, did_you_mean
+from league.content.documents import BLOCK_LINE, RULE_BLOCKS
 from league.content.validate import validate
 from league.content.yamlio import parse_yaml, read_text
 
@@ -81,7 +82,8 @@ def _load_page(loader, league, path, is_news: bool, table_label: str):
     read = _front_matter(loader, path, rel)
     if read is None:
         return None
-    meta, body = read
+    meta, body, first_line = read
+    check_blocks(loader.diags, rel, body, first_line)
     stem = path.stem
     date = _news_date(loader.diags, rel, stem, meta.date) if is_news else meta.date
     if (is_news and date is None) or not _name_ok(loader, rel, stem, is_news):
@@ -97,7 +99,7 @@ def _front_matter(loader, path, rel: str):
     text = read_text(path, rel, loader.diags)
     if text is None:
         return None
-    front, body, _ = split_front_matter(text)
+    front, body, first_line = split_front_matter(text)
     if front is None:
         loader.diags.error(SourceMark(rel, 1, 1), "falta o cabeçalho (front matter) com o título",
                            "comece o arquivo com ---, title: Título, ---")
@@ -106,7 +108,22 @@ def _front_matter(loader, path, rel: str):
     if raw is None and any(d.mark.path == rel for d in loader.diags.items):
         return None  # invalid YAML, reported; "empty header" would only repeat it
     meta = validate(S.PageMeta, raw, rel, loader.diags, "o cabeçalho")
-    return None if meta is None else (meta, body)
+    return None if meta is None else (meta, body, first_line)
+
+
+def check_blocks(diags, rel: str, body: str, first_line: int) -> None:
+    """Every line holding only [[name]] must name a section the build writes (RULE_BLOCKS); an unknown one is an
+    error at its line and column, with the closest names."""
+    for m in BLOCK_LINE.finditer(body):
+        name = m.group(1)
+        if name in RULE_BLOCKS:
+            continue
+        line = first_line + body.count("\n", 0, m.start(1))
+        col = m.start(1) - body.rfind("\n", 0, m.start(1))
+        known = ", ".join(RULE_BLOCKS)
+        diags.error(SourceMark(rel, line, col), f"seção gerada desconhecida: recebido [[{name}]]; esperado uma de: "
+                    f"{known}", did_you_mean(name, RULE_BLOCKS) or f"escreva, sozinho na linha, [[{RULE_BLOCKS[0]}]]",
+                    code="unknown-block")
 
 
 def _news_date(diags, rel: str, stem: str, date: dt.date | None) -> dt.date | None:

@@ -18,6 +18,7 @@ from league.games.results import Results
 from league.i18n import _
 from league.models import pair_slug
 from league.site.paths import default_templates
+from league.site.rules import page_view
 from league.site.views import (
     RESERVED, SEARCH_KINDS, STATUS, STATUS_M, Site, club_view, date_br, date_short, player_view, pair_view,
     pos_text, pts_text, season_view, stage_news, stage_view, team_view,
@@ -287,11 +288,11 @@ def _document_pages(pages: _Pages, site: Site, results: Results, dates: dict) ->
     for p in league.pages:
         if p.slug in RESERVED or p.slug.isdigit():
             continue  # reported by the loader
-        pages.add(f"{p.slug}/index.html", "page.html", lambda p=p: dict(doc=p, title=p.title),
+        pages.add(f"{p.slug}/index.html", "page.html", lambda p=p: page_view(p, league),
                   key=pages.key("summary", "page", p.slug))
     pages.add("noticias/index.html", "news_list.html", lambda: dict(news=league.news, title=_("Notícias")))
     for n in league.news:
-        pages.add(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: dict(doc=n, title=n.title),
+        pages.add(f"noticias/{n.slug}/index.html", "page.html", lambda n=n: page_view(n, league),
                   key=pages.key("news", n))
     seasons = results.seasons
     pages.add("busca/index.html", "search.html", lambda: dict(results_seasons=seasons, title=_("Busca")),

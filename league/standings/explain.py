@@ -25,6 +25,32 @@ NAMES = {
 }
 
 
+# What each criterion compares, for the rules page (league/site/rules.py): teams (Truco 10.1, 10.2.1), pairs
+# (10.3, 12.2; PAIR_RULES where they differ) and Quatrilho players (Art. 21, 22, 3)
+RULES = {
+    "wins": L_("confrontos ganhos"),
+    "points": L_("um por jogo ganho (item 9.1)"),
+    "head_to_head": L_("vitórias e depois pontos só nos confrontos entre as empatadas; se nem todas se "
+                       "enfrentaram, só fica à frente quem as outras já não podem alcançar (itens 10.1 e 10.2.1)"),
+    "pair_points_balance": L_("jogo a jogo, um 2x0 vale +3, um 2x1 +1, um 1x2 −1 e um 0x2 −3 (item 10.3)"),
+    "pontinhos_balance": L_("tentos ganhos menos tentos perdidos, em todas as partidas"),
+    "draw": L_("feito pela organização e registrado no arquivo da etapa; o site nunca sorteia (item 10.1)"),
+    "net": L_("a soma dos resultados das rodadas: pontos ganhos menos pontos perdidos (Art. 21)"),
+    "positive_rounds": L_("quem tiver mais (Art. 22)"),
+    "points_won": L_("a maior soma dos resultados positivos das rodadas (Art. 22)"),
+    "best_round": L_("o maior resultado numa só rodada (Art. 22)"),
+}
+PAIR_RULES = {
+    "wins": L_("jogos ganhos"),
+    "points": L_("pontos de dupla: 3 por um 2x0, 2 por um 2x1, 1 por um 1x2 (item 10.3)"),
+    "head_to_head": L_("vitórias e depois pontos só nos jogos entre as duplas empatadas; se nem todas se "
+                       "enfrentaram, só fica à frente quem as outras já não podem alcançar"),
+}
+QUATRILHO_RULES = {
+    "draw": L_("ou decisão da comissão, registrados no arquivo do campeonato (Art. 3)"),
+}
+
+
 # "à frente <phrase> (a contra b)": each criterion with its own article
 PHRASES = {
     "wins": L_("pelo número de vitórias"),
