@@ -249,6 +249,8 @@ class Season:
     stages: list = field(default_factory=list)         # Stage, by date then id
     championships: list = field(default_factory=list)  # Quatrilho championships
     path: Optional[str] = None
+    stages_planned: Optional[int] = None               # season.yaml `stages:` (Truco 1: six), where it says
+    stages_mark: Optional[SourceMark] = None           # where it says it
 
 
 @dataclass

@@ -43,7 +43,7 @@ def one_stage_left(tmp_path):
 def test_points_still_available_and_stages_left(tmp_path):
     # one stage left (etapa-4, scheduled): at most 20 points (1st place, Truco 12.1)
     rk = ranking_data(one_stage_left(tmp_path))
-    assert rk["stages_left"] == ["etapa-4"]
+    assert rk["stages_left"] == 1
     assert rk["points_available"] == 20
     assert [(c["position"], c["club"], c["points"]) for c in rk["clubs"]] == [
         (1, "a", 56), (2, "w", 36), (3, "t", 36), (4, "m", 28), (5, "n", 24)]
@@ -81,7 +81,7 @@ def test_no_movement_after_the_first_final_stage(tmp_path):
     assert [(c["club"], c["points"], c["movement"], c["can_still_win"]) for c in rk["clubs"]] == [
         ("a", 20, None, True), ("w", 16, None, True)]
     assert rk["points_available"] == 40
-    assert rk["stages_left"] == ["etapa-2", "etapa-3"]
+    assert rk["stages_left"] == 2
 
 
 def test_a_club_new_in_the_ranking_has_no_movement(tmp_path):
@@ -117,7 +117,7 @@ def test_season_over_with_a_shared_first_place(tmp_path):
     rep = run(tmp_path, {"etapa-1": places(["x", "y", "a"], "2026-03-14"),
                          "etapa-2": places(["y", "x", "a"], "2026-04-11")}, ["x", "y", "a"])
     rk = ranking_data(rep)
-    assert rk["stages_left"] == [] and rk["points_available"] == 0
+    assert rk["stages_left"] == 0 and rk["points_available"] == 0
     assert [(c["club"], c["position"], c["can_still_win"], c["clinched"], c["champion"]) for c in rk["clubs"]] == [
         ("x", 1, True, False, True), ("y", 1, True, False, True), ("a", 3, False, False, False)]
 
@@ -129,17 +129,9 @@ def test_a_stage_in_progress_still_counts_as_left(tmp_path):
                          "etapa-2": header("Etapa", "2026-04-11", "in_progress") + team_block(["a", "w"])},
               ["a", "w"])
     rk = ranking_data(rep)
-    assert rk["stages_left"] == ["etapa-2"] and rk["points_available"] == 20
+    assert rk["stages_left"] == 1 and rk["points_available"] == 20
     assert [(c["club"], c["can_still_win"], c["clinched"]) for c in rk["clubs"]] == [
         ("a", True, False), ("w", True, False)]
-
-
-class _Stage:
-    """What title_race reads of a stage left: its id and its points table."""
-
-    def __init__(self, sid: str, table):
-        self.id = sid
-        self.config = type("Cfg", (), {"ranking_points": tuple(table)})()
 
 
 def test_a_newcomer_keeps_a_lone_leader_from_clinching():
@@ -147,9 +139,9 @@ def test_a_newcomer_keeps_a_lone_leader_from_clinching():
     # both: 40 points > 20 → a has not clinched. One stage left: the newcomer reaches 20 with one 1st
     # place, equal to a → it could share first place → not clinched either. No stage left: a is champion.
     ranking = annual_ranking({"a": {"e1": (1, Decimal(20))}}, ["e1"])
-    two = title_race(ranking, [_Stage("e2", [20, 16]), _Stage("e3", [20, 16])])
+    two = title_race(ranking, [[20, 16], [20, 16]])
     assert (two.points_available, two.outlook["a"].clinched, two.champions) == (40, False, ())
-    one = title_race(ranking, [_Stage("e2", [20, 16])])
+    one = title_race(ranking, [[20, 16]])
     assert (one.points_available, one.outlook["a"].clinched) == (20, False)
     done = title_race(ranking, [])
     assert (done.points_available, done.outlook["a"].clinched, done.champions) == (0, True, ("a",))
@@ -159,7 +151,7 @@ def test_points_available_follow_each_stage_table():
     # a season table override (rules.md 12.1: a season may override the table): 25 for 1st in one stage
     # left, 20 in the other → 45 points still to play; a club on 0 with 45 available can pass a leader on 40
     ranking = annual_ranking({"a": {"e1": (1, Decimal(40))}, "b": {"e1": (2, Decimal(0))}}, ["e1"])
-    race = title_race(ranking, [_Stage("e2", [25, 21, 17]), _Stage("e3", [20, 16])])
+    race = title_race(ranking, [[25, 21, 17], [20, 16]])
     assert race.points_available == 45
     assert race.outlook["b"].best == 45 and race.outlook["b"].can_still_win
 
@@ -247,3 +239,48 @@ def test_stage_page_marks_who_went_through_with_a_legend(tmp_path):
             '<span class="sr-only">classificada para a fase seguinte</span></span>')
     assert html.count(mark) == 2
     assert "<dt>Q</dt> <dd>classificada para a fase seguinte (o mata-mata), item 11</dd>" in html
+
+
+# ----------------------------------------------------------------------------------- stages planned in season.yaml
+
+TWO_DONE = {"etapa-1": places(["a", "w"], "2026-03-14"), "etapa-2": places(["a", "w"], "2026-04-11")}
+
+
+def test_stages_planned_without_a_file_are_still_to_play(tmp_path):
+    # a 20 + 20 = 40, w 16 + 16 = 32. season.yaml plans 4 stages (Truco 1 plans six) and only 2 files exist:
+    # 2 stages left with the season's table → 40 points; w at best 32 + 40 = 72 ≥ 40 → can still win; open
+    rep = run(tmp_path, TWO_DONE, ["a", "w"], season="title: Interclubes 2026\nstages: 4\n")
+    rk = ranking_data(rep)
+    assert (rk["stages_left"], rk["points_available"]) == (2, 40)
+    assert [(c["club"], c["can_still_win"], c["clinched"], c["champion"]) for c in rk["clubs"]] == [
+        ("a", True, False, False), ("w", True, False, False)]
+    race = rep.results.seasons[0].club_race
+    assert (race.stages_left, race.unscheduled) == ((), 2)
+
+
+def test_without_stages_planned_the_files_are_the_season(tmp_path):
+    # the same two final stages and no `stages:`: no stage left → a is champion with 40
+    rk = ranking_data(run(tmp_path, TWO_DONE, ["a", "w"]))
+    assert (rk["stages_left"], rk["points_available"]) == (0, 0)
+    assert [(c["club"], c["champion"]) for c in rk["clubs"]] == [("a", True), ("w", False)]
+
+
+def test_more_stage_files_than_planned_is_a_warning_at_the_setting(tmp_path):
+    # stages: 1 on line 2 of season.yaml (value at column 9), 2 stage files
+    from tests.truco_fixtures import warnings
+    rep = run(tmp_path, TWO_DONE, ["a", "w"], season="title: Interclubes 2026\nstages: 1\n")
+    (w,) = warnings(rep, "stage-count")
+    assert (w.mark.path, w.mark.line, w.mark.col) == ("content/seasons/2026/season.yaml", 2, 9)
+    assert w.message == "season.yaml prevê 1 etapa(s), mas a temporada 2026 tem 2 arquivo(s) de etapa em truco/"
+    assert w.hint == "corrija para stages: 2, ou remova o arquivo de etapa que sobra"
+
+
+def test_season_page_counts_the_stages_without_a_file(tmp_path):
+    # one scheduled file (etapa-3) and season.yaml planning 4: 2 stages left, 40 points
+    from league.engine.build import build
+    from tests.truco_fixtures import content
+    root = content(tmp_path, {**TWO_DONE, "etapa-3": scheduled(["a", "w"], "2026-05-16")}, ["a", "w"],
+                   season="title: Interclubes 2026\nstages: 4\n")
+    build(root, tmp_path / "site", cache_dir=False, search=False)
+    text = _text((tmp_path / "site" / "2026" / "index.html").read_text(encoding="utf-8"))
+    assert "Faltam 2 etapas (Etapa, 1 etapa ainda sem arquivo), com até 40 pontos em disputa." in text

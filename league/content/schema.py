@@ -41,6 +41,7 @@ MAX_REBUYS = 100             # re-registrations of a player in one round (Art. 1
 MAX_STAKE = 1_000_000        # chips of a registration (Art. 8: 100)
 MAX_CHIPS = 1_000_000_000    # chips counted at a table, penalties, adjustments
 MAX_FEE = 1_000_000          # R$ of a registration (Art. 7)
+MAX_STAGES = 100             # stages of a season (Truco 1: six)
 MAX_TEAMS = 1000             # teams in a stage, groups in a phase
 MAX_PHASES = 100             # phases of a stage, knockout rounds of a phase
 MAX_MATCHES = 10_000         # matches of a group or round
@@ -161,6 +162,9 @@ class QuatrilhoOverrides(Strict):
 
 class SeasonFile(Strict):
     title: str | None = Field(None, description="Título da temporada.")
+    stages: int | None = Field(None, ge=1, le=MAX_STAGES,
+                               description="Etapas previstas na temporada (item 1: seis). As que ainda não têm "
+                                           "arquivo contam como por jogar na disputa do título.")
     truco: TrucoOverrides | None = Field(None, description="Regras do Truco só nesta temporada.")
     quatrilho: QuatrilhoOverrides | None = Field(None, description="Regras do Quatrilho só nesta temporada.")
 

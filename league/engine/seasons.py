@@ -61,12 +61,13 @@ def _season(loader: Loader, league: League, sdir: Path) -> Season:
     got = loader.seasons_done.get(year)
     if got is None:
         before = len(loader.diags.items)
-        title, truco, quat, path = settings.season_settings(loader, league, sdir)
-        loader.seasons_done[year] = (title, truco, quat, path, loader.diags.items[before:])
+        title, truco, quat, path, planned, mark = settings.season_settings(loader, league, sdir)
+        loader.seasons_done[year] = (title, truco, quat, path, planned, mark, loader.diags.items[before:])
     else:
-        title, truco, quat, path, sdiags = got
+        title, truco, quat, path, planned, mark, sdiags = got
         loader.diags.extend(sdiags)
-    return Season(year=year, title=title, truco=truco, quatrilho=quat, path=path)
+    return Season(year=year, title=title, truco=truco, quatrilho=quat, path=path, stages_planned=planned,
+                  stages_mark=mark)
 
 
 def _season_tasks(loader: Loader, season: Season, sdir: Path) -> list[Task]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from league.content.diagnostics import Diagnostic, SourceMark
-from league.content.marked import MDict, MList
+from league.content.marked import MDict, MList, mark_of
 from league.engine.shapes import Keys, Opt
 from league.engine.lazy import S, validate
 from league.games.truco.rules import game_error, parse_game
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 # what the cache entry must hold (league.engine.shapes.fits): one that does not is corrupted, and made again
 SETTINGS_ENTRY = (Keys({"name": str, "short_name": str, "base_url": str, "locale": str, "repository": Opt(str),
                         "allow_html": bool, "truco": TrucoConfig, "quatrilho": QuatrilhoConfig}),
-                  [Diagnostic], {str: (str, TrucoConfig, QuatrilhoConfig, Opt(str), [Diagnostic])})
+                  [Diagnostic], {str: (str, TrucoConfig, QuatrilhoConfig, Opt(str), Opt(int), Opt(SourceMark), [Diagnostic])})
 
 # the League's fields when league.yaml is missing or invalid (reported)
 _NO_LEAGUE_FILE = dict(name="", short_name="", base_url="/", locale="pt_BR", repository=None, allow_html=False)
@@ -152,7 +152,8 @@ def _merged(base, over) -> dict:
 
 
 def season_settings(loader: Loader, league: League, sdir: Path) -> tuple:
-    """A season folder's season.yaml, read and validated: (title, Truco settings, Quatrilho settings, path)."""
+    """A season folder's season.yaml, read and validated: (title, Truco settings, Quatrilho settings, path, the
+    stages it plans and where it says so)."""
     sfile = sdir / "season.yaml"
     exists = sfile.exists()
     raw, smodel = _season_file(loader, sfile) if exists else (None, None)
@@ -166,7 +167,14 @@ def season_settings(loader: Loader, league: League, sdir: Path) -> tuple:
                                                        "tiebreaks": list(league.quatrilho.tiebreaks)}),
                                 smodel.quatrilho)
     title = smodel.title if smodel and smodel.title else _season_title(league, sdir.name)
-    return title, truco, quat, loader.rel(sfile) if exists else None
+    return (title, truco, quat, loader.rel(sfile) if exists else None,
+            *_planned_stages(smodel, raw, loader.rel(sfile)))
+
+
+def _planned_stages(smodel, raw, rel: str) -> tuple:
+    """season.yaml's `stages:` (Truco 1: six stages) and where it is written; (None, None) without it."""
+    planned = smodel.stages if smodel else None
+    return planned, (mark_of(raw, "stages", SourceMark(rel, 1, 1)) if planned else None)
 
 
 def _season_file(loader: Loader, sfile: Path) -> tuple:

@@ -27,12 +27,12 @@ class SeasonResult:
     @cached_property
     def club_race(self) -> Race:
         """The title race of the club ranking: champion, who can still win, points left, movement."""
-        return season_race(self.stages, self.clubs, club_entries)
+        return season_race(self.season, self.stages, self.clubs, club_entries)
 
     @cached_property
     def pair_race(self) -> Race:
         """The title race of the pair ranking."""
-        return season_race(self.stages, self.pairs, pair_entries)
+        return season_race(self.season, self.stages, self.pairs, pair_entries)
 
 
 @dataclass
@@ -59,6 +59,7 @@ def compute(league: League, diags: Diagnostics, rankings: Optional[Callable] = N
                 diags.extend(known)
             else:
                 stage_warnings(res, diags)
+        _stage_count(season, diags)
         clubs, pairs = rankings(season, stages) if rankings is not None else season_rankings(stages)
         sr = SeasonResult(season, stages, clubs, pairs)
         if season.championships:
@@ -71,6 +72,16 @@ def season_rankings(stages: list[StageResult]) -> tuple[list[AnnualEntry], list[
     """The season's annual club and pair rankings from its stages' results, in the season's stage order."""
     final_ids = [r.stage.id for r in stages if r.stage.is_final]
     return annual_ranking(club_entries(stages), final_ids), annual_ranking(pair_entries(stages), final_ids)
+
+
+def _stage_count(season: Season, diags: Diagnostics) -> None:
+    """season.yaml's `stages:` (Truco 1: six stages) below the stage files the season has: the title race would
+    count none left that are still to come; said where season.yaml says it."""
+    planned, files = season.stages_planned, len(season.stages)
+    if planned is not None and files > planned:
+        diags.warning(season.stages_mark, f"season.yaml prevê {planned} etapa(s), mas a temporada {season.year} tem "
+                      f"{files} arquivo(s) de etapa em truco/", f"corrija para stages: {files}, ou remova o arquivo "
+                      "de etapa que sobra", code="stage-count")
 
 
 def _names(keys) -> str:

@@ -52,7 +52,7 @@ def ranking_json(sr: SeasonResult) -> dict:
         "pairs": [{"position": e.position, "tied": e.tied, "players": list(e.key), "points": num(e.points),
                    "stages": {k: num(v) for k, v in e.stages.items()}, **_race_fields(pairs, e.key)}
                   for e in sr.pairs],
-        "stages_left": list(clubs.stages_left),
+        "stages_left": clubs.count_left,
         "points_available": num(clubs.points_available),
     }
 

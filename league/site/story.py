@@ -48,7 +48,8 @@ def story(race: Race, ranking: list, stages: dict, name: Callable[[Any], str], u
     champions = set(race.champions)
     open_ = _where(ranking, lambda e: can[e.key].can_still_win and e.position != 1)
     return {
-        "stages_left": [stages[s].name for s in race.stages_left],
+        "stages_left": [stages[s].name for s in race.stages_left] + _unscheduled(race.unscheduled),
+        "count_left": race.count_left,
         "points": race.points_available,
         "decided": race.decided,
         "early": race.decided and bool(race.stages_left),
@@ -62,3 +63,10 @@ def story(race: Race, ranking: list, stages: dict, name: Callable[[Any], str], u
 
 def _where(ranking: list, test: Callable[[Any], bool]) -> list:
     return [e for e in ranking if test(e)]
+
+
+def _unscheduled(n: int) -> list[str]:
+    """The stages season.yaml plans that have no file yet, in words ("1 etapa ainda sem arquivo")."""
+    if not n:
+        return []
+    return [ngettext("%(num)s etapa ainda sem arquivo", "%(num)s etapas ainda sem arquivo", n) % {"num": n}]

@@ -24,13 +24,13 @@ Exact and conservative, from what the season's files say and nothing else:
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from decimal import Decimal
 from typing import Any, Callable, Optional, Sequence
 
 from league.games.truco.ranking import StageResult, annual_ranking
-from league.models import Stage
+from league.models import Season
 from league.standings.core import countback
 
 
@@ -46,10 +46,16 @@ class Outlook:
 
 @dataclass(frozen=True)
 class Race:
-    stages_left: tuple[str, ...]      # ids of the season's stages not yet final, in season order
     points_available: Decimal         # the most points one entry can still add
     champions: tuple                  # keys of the champions, once decided; () while open
     outlook: dict                     # key -> Outlook, for every entry of the ranking
+    stages_left: tuple[str, ...] = ()  # ids of the season's stage files not yet final, in season order
+    unscheduled: int = 0              # stages season.yaml plans (`stages:`) that have no file yet
+
+    @property
+    def count_left(self) -> int:
+        """How many stages are still to play."""
+        return len(self.stages_left) + self.unscheduled
 
     @property
     def decided(self) -> bool:
@@ -61,19 +67,21 @@ class Race:
         return [k for k, o in self.outlook.items() if o.can_still_win]
 
 
-def stage_best(stage: Stage) -> tuple[Decimal, int]:
-    """The most ranking points a club or pair can earn in a stage and the best place earning them.
-    # Truco 12.1: place P earns ranking_points[P-1]; with the regulation's table, 20 points for 1st place."""
-    table = [Decimal(str(p)) for p in stage.config.ranking_points]
+def stage_best(ranking_points: Sequence) -> tuple[Decimal, int]:
+    """The most ranking points a club or pair can earn in a stage (its table: `ranking_points`) and the best
+    place earning them. # Truco 12.1: place P earns ranking_points[P-1]; with the regulation's table, 20 points
+    for 1st place."""
+    table = [Decimal(str(p)) for p in ranking_points]
     if not table or max(table) <= 0:
         return Decimal(0), 1
     top = max(table)
     return top, table.index(top) + 1
 
 
-def title_race(ranking: Sequence[Any], left: Sequence[Stage], previous: Optional[Sequence[Any]] = None) -> Race:
-    """The race of an annual ranking (league.games.truco.ranking.AnnualEntry lines, in order) with the stages
-    `left` still to play; `previous`: the ranking before the last final stage (None: there was none).
+def title_race(ranking: Sequence[Any], left: Sequence[Sequence], previous: Optional[Sequence[Any]] = None) -> Race:
+    """The race of an annual ranking (league.games.truco.ranking.AnnualEntry lines, in order) with stages still
+    to play, `left` holding the ranking points table of each; `previous`: the ranking before the last final
+    stage (None: there was none).
     # Truco 12.1, 12.2; decision (rules.md, annual ranking ties): countback"""
     gain, wins = _still_to_play(left)
     worst = {e.key: (e.points, _countback(e)) for e in ranking}
@@ -84,12 +92,12 @@ def title_race(ranking: Sequence[Any], left: Sequence[Stage], previous: Optional
     outlook = {e.key: Outlook(_reaches(best[e.key], _other(top_worst, e.key)),
                               _out_of_reach(worst[e.key], _other(top_best, e.key)),
                               _moved(before, e), best[e.key][0]) for e in ranking}
-    return Race(tuple(st.id for st in left), gain, _champions(ranking, outlook, bool(left)), outlook)
+    return Race(gain, _champions(ranking, outlook, bool(left)), outlook)
 
 
-def _still_to_play(left: Sequence[Stage]) -> tuple[Decimal, list[int]]:
+def _still_to_play(left: Sequence[Sequence]) -> tuple[Decimal, list[int]]:
     """The most points one entry can still add, and the places that earn them, one per stage left."""
-    bests = [stage_best(st) for st in left]
+    bests = [stage_best(table) for table in left]
     return sum((pts for pts, _ in bests), Decimal(0)), [place for _, place in bests]
 
 
@@ -136,14 +144,18 @@ def _champions(ranking: Sequence[Any], outlook: dict, open_stages: bool) -> tupl
     return tuple(e.key for e in ranking if e.position == 1)
 
 
-def season_race(stages: Sequence[StageResult], ranking: Sequence[Any], entries_of: Callable) -> Race:
+def season_race(season: Season, stages: Sequence[StageResult], ranking: Sequence[Any], entries_of: Callable) -> Race:
     """The race of a season's annual club or pair ranking (`entries_of`: league.games.truco.ranking.club_entries
-    or pair_entries): its stages not yet final are the stages left; movement is measured against the ranking
-    as it stood before the last final stage. # Truco 12.1, 12.2"""
+    or pair_entries): the stages left are its stage files not yet final and, when season.yaml plans more stages
+    (`stages:`) than it has files, the ones without a file yet, with the season's points table; movement is
+    measured against the ranking as it stood before the last final stage. # Truco 1 (six stages), 12.1, 12.2"""
     finals = [r for r in stages if r.stage.is_final]
     left = [r.stage for r in stages if not r.stage.is_final]
+    unscheduled = max(0, (season.stages_planned or 0) - len(stages))
     previous = None
     if len(finals) > 1:
         before = finals[:-1]
         previous = annual_ranking(entries_of(before), [r.stage.id for r in before])
-    return title_race(ranking, left, previous)
+    tables = [st.config.ranking_points for st in left] + [season.truco.ranking_points] * unscheduled
+    return replace(title_race(ranking, tables, previous), stages_left=tuple(st.id for st in left),
+                   unscheduled=unscheduled)
