@@ -3,9 +3,11 @@ champion, who can still be, who can no longer be, the points still to play, and 
 since the previous final stage.
 
 Exact and conservative, from what the season's files say and nothing else:
-- the stages left are the season's stages not yet final (scheduled or in progress: a stage in progress is
-  counted as wholly open, its provisional table promises nothing), each worth at most the largest number of
-  its points table, earned at the best place that earns it (1st with the regulation's table);
+- the stages left are the season's stage files not yet final (scheduled or in progress: a stage in progress
+  is counted as wholly open, its provisional table promises nothing; a scheduled stage's entry list can still
+  change, so any club may still play it) and, when season.yaml plans more stages than it has files
+  (`stages:`), the ones without a file, with the season's points table. Each is worth at most the largest
+  number of its points table, earned at the best place that earns it (1st with the regulation's table);
 - an entry's worst case is the points it has (points never go down; one that plays no more stage scores
   nothing more and gets no more places to count back); its best case is to win every stage left;
 - the entries are compared as the annual ranking compares them: points, then countback (more 1st places,
