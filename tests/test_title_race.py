@@ -284,3 +284,55 @@ def test_season_page_counts_the_stages_without_a_file(tmp_path):
     build(root, tmp_path / "site", cache_dir=False, search=False)
     text = _text((tmp_path / "site" / "2026" / "index.html").read_text(encoding="utf-8"))
     assert "Faltam 2 etapas (Etapa, 1 etapa ainda sem arquivo), com até 40 pontos em disputa." in text
+
+
+# ----------------------------------------------------------------------------------- exact: against every outcome
+
+def _outcomes(keys: list, places: int, stages: int):
+    """Every way the stages left can end: in each, some of `keys` take distinct places 1..places, the others do
+    not play (or finish outside the points table, which changes no one's points)."""
+    from itertools import permutations, product
+    one = [dict(zip(who, range(1, len(who) + 1))) for n in range(places + 1) for who in permutations(keys, n)]
+    return product(one, repeat=stages)
+
+
+def _final(entries: dict, outcome, table) -> list:
+    from league.games.truco.ranking import annual_ranking
+    full = {k: dict(v) for k, v in entries.items()}
+    for i, stage in enumerate(outcome):
+        for k, place in stage.items():
+            full.setdefault(k, {})[f"x{i}"] = (place, Decimal(table[place - 1]))
+    return annual_ranking(full, sorted({s for v in full.values() for s in v}))
+
+
+def test_can_still_win_and_clinched_match_every_possible_outcome():
+    # Brute force over 40 small seasons (two final stages, places drawn from a 5/3/1 table (Truco 12.1 shape),
+    # shared places not modelled), 1 or 2 stages left, 3 ranked entries and a newcomer "z":
+    # can_still_win ⇔ first place (maybe shared) in at least one outcome; clinched ⇔ alone in first place in
+    # every outcome (the newcomer included: it has not played yet and could win every stage left).
+    from itertools import product
+    from league.games.truco.ranking import annual_ranking
+    table = [5, 3, 1]
+    histories = list(product([(1, 5), (2, 3), (3, 1), None], repeat=3))
+    seasons = []
+    for h1, h2 in product(histories[::7], histories[::5]):
+        entries: dict = {}
+        for key, (a, b) in zip("abc", zip(h1, h2)):
+            for sid, got in (("e1", a), ("e2", b)):
+                if got:
+                    entries.setdefault(key, {})[sid] = (got[0], Decimal(got[1]))
+        if len(entries) >= 2:
+            seasons.append(entries)
+    checked = 0
+    for entries in seasons[:40]:
+        ranking = annual_ranking(entries, ["e1", "e2"])
+        for left in (1, 2):
+            race = title_race(ranking, [table] * left)
+            finals = [_final(entries, o, table) for o in _outcomes(list(entries) + ["z"], 3, left)]
+            for e in ranking:
+                first = [any(r.key == e.key and r.position == 1 for r in f) for f in finals]
+                alone = [f[0].key == e.key and not f[0].tied for f in finals]
+                assert race.outlook[e.key].can_still_win == any(first), (entries, left, e.key)
+                assert race.outlook[e.key].clinched == all(alone), (entries, left, e.key)
+                checked += 1
+    assert checked > 100
