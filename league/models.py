@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import NamedTuple, Optional
 
 from league.content.diagnostics import SourceMark
+from league.standings.criteria import PAIR_DEFAULT, QUATRILHO_DEFAULT, TEAM_DEFAULT
 
 _tuple_new = tuple.__new__
 PairId = tuple[str, str]  # the two player ids, sorted: a pair is the unordered set of its players
@@ -30,10 +31,8 @@ class TrucoConfig:
     games_to_win: int = 2
     game_points: int = 12
     walkover_games: tuple[tuple[int, int], ...] = ((12, 0), (12, 0))
-    team_tiebreaks: tuple[str, ...] = ("wins", "points", "head_to_head", "pair_points_balance",
-                                       "pontinhos_balance", "draw")
-    pair_tiebreaks: tuple[str, ...] = ("points", "wins", "head_to_head", "pair_points_balance",
-                                       "pontinhos_balance", "draw")
+    team_tiebreaks: tuple[str, ...] = TEAM_DEFAULT   # (league/standings/criteria.py)
+    pair_tiebreaks: tuple[str, ...] = PAIR_DEFAULT
     ranking_points: tuple = (20, 16, 12, 8, 6, 4, 3, 2)
 
 
@@ -44,7 +43,7 @@ class QuatrilhoConfig:
     max_rebuys_per_round: int = 1
     champions: int = 5
     state_qualifiers: int = 4
-    tiebreaks: tuple[str, ...] = ("net", "positive_rounds", "points_won", "best_round", "draw")
+    tiebreaks: tuple[str, ...] = QUATRILHO_DEFAULT
 
 
 @dataclass(frozen=True)

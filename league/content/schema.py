@@ -15,6 +15,7 @@ from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from league.content.syntax import GAME
+from league.standings import criteria
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
@@ -82,10 +83,11 @@ StageStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendada",
                         AfterValidator(_english_status)]
 ChampionshipStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendado", "em andamento", "encerrado",
                                        "agendada", "encerrada"], AfterValidator(_english_status)]
-TRUCO_TEAM_CRITERIA = ("wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw")
-QUATRILHO_CRITERIA = ("net", "positive_rounds", "points_won", "best_round", "draw")
-TeamCriterion = Literal["wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"]
-QCriterion = Literal["net", "positive_rounds", "points_won", "best_round", "draw"]
+# the criteria each list may name, and their defaults: the registry's (league/standings/criteria.py)
+TRUCO_TEAM_CRITERIA = criteria.TEAM_DEFAULT
+QUATRILHO_CRITERIA = criteria.QUATRILHO_DEFAULT
+TeamCriterion = Literal[criteria.keys_for(criteria.TRUCO)]   # (a tuple subscript: Literal["wins", "points", …])
+QCriterion = Literal[criteria.keys_for(criteria.QUATRILHO)]
 
 
 # defer_build: a model's validator is built when it is first used, not at import (~22 ms of every build's
@@ -105,7 +107,7 @@ class TrucoSettings(Strict):
     team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA), max_length=MAX_CRITERIA,
                                                 description="Critérios de desempate das equipes, em ordem (item 10.1).")
     pair_tiebreaks: list[TeamCriterion] = Field(
-        ["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"], max_length=MAX_CRITERIA,
+        list(criteria.PAIR_DEFAULT), max_length=MAX_CRITERIA,
         description="Critérios de desempate das duplas, em ordem (item 10.3 e 12.2).")
     ranking_points: list[Points] = Field([20, 16, 12, 8, 6, 4, 3, 2], max_length=MAX_PLACES,
                                          description="Pontos de ranking por colocação na etapa: 1º, 2º, … "

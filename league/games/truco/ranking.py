@@ -8,6 +8,7 @@ from typing import Any, Optional, Sequence
 
 from league.models import Stage
 from league.standings.core import Metric, RankContext, Ranked, Row, countback, rank
+from league.standings.criteria import ANNUAL_ORDER, make
 from league.games.truco.standings import rank_pairs, rank_teams
 
 
@@ -320,7 +321,7 @@ def annual_ranking(entries: dict, stage_ids: Sequence[str]) -> list[AnnualEntry]
     entries: key -> {stage id: (place, points)}. # Truco 12.1, 12.2; decision: countback"""
     rows = {key: _annual_row(key, per_stage) for key, per_stage in entries.items()}
     ctx = RankContext(rows=rows)
-    ranked = rank(sorted(rows, key=str), [Metric("points"), Metric("countback")], ctx)
+    ranked = rank(sorted(rows, key=str), make(ANNUAL_ORDER), ctx)
     return [_annual_entry(r, entries[r.key], stage_ids) for r in ranked]
 
 

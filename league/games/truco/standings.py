@@ -5,24 +5,15 @@ from typing import Iterable, Optional, Sequence
 
 from league.models import Match, PairId
 from league.games.truco.rules import pair_points, pontinhos
-from league.standings.core import (
-    Criterion, Encounter, HeadToHead, Metric, RankContext, Ranked, RecordedDraw, Row, rank,
-)
+from league.standings.core import Criterion, Encounter, RankContext, Ranked, Row, rank
+from league.standings.criteria import make
 
 METRIC_KEYS = ("played", "wins", "losses", "points", "pair_points_balance", "pontinhos_balance")
 
 
 def criteria(keys: Sequence[str]) -> list[Criterion]:
-    """The precedence named in league.yaml as criterion objects. # Truco 10.1"""
-    out: list[Criterion] = []
-    for k in keys:
-        if k == "head_to_head":
-            out.append(HeadToHead())
-        elif k == "draw":
-            out.append(RecordedDraw())
-        else:
-            out.append(Metric(k))
-    return out
+    """The precedence named in league.yaml as criterion objects (league.standings.criteria). # Truco 10.1"""
+    return make(keys)
 
 
 def _blank(key) -> Row:
