@@ -53,6 +53,7 @@ class Club:
     name: str
     city: Optional[str]
     mark: SourceMark
+    short_name: Optional[str] = None   # a shorter name the federation's lists use (league import matches it)
 
 
 @dataclass(frozen=True)

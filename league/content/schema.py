@@ -170,6 +170,8 @@ class SeasonFile(Strict):
 
 class Club(Strict):
     name: str = Field(description="Nome do clube ou associação.")
+    short_name: str | None = Field(None, description="Sigla ou nome curto usado nas listas publicadas, ex.: "
+                                                     "APTRU (league import reconhece o clube por ele).")
     city: str | None = Field(None, description="Cidade.")
 
 
