@@ -141,11 +141,23 @@ class ClubIndex:
         return None, None
 
     def suggest(self, text: str) -> str:
-        close = difflib.get_close_matches(normal(text), list(self.by_name), n=3, cutoff=0.6)
+        close = _closest(normal(text), list(self.by_name))
         ids = list(dict.fromkeys(cid for key in close for cid in sorted(self.by_name[key])))
         named = [f"{self.clubs[cid][0]} ({cid})" for cid in ids]
         return ("você quis dizer " + " ou ".join(named) + "? " if named else "") + \
             "Corrija o nome na lista, ou acrescente o clube a clubs.yaml (ou o seu short_name)"
+
+
+def _closest(word: str, names: list[str]) -> list[str]:
+    """The names most like `word` (difflib's ratio at least 0.6), the best first, and only those nearly as
+    close as the best (within 0.1): "Guara Trucco" suggests Guará Truco, not Só Truco too."""
+    scored = []
+    for name in names:
+        m = difflib.SequenceMatcher(None, word, name)
+        if m.real_quick_ratio() >= 0.6 and m.quick_ratio() >= 0.6 and m.ratio() >= 0.6:
+            scored.append((-m.ratio(), name))
+    scored.sort()
+    return [name for r, name in scored[:3] if -r >= -scored[0][0] - 0.1]
 
 
 def resolve(places: list[list[Listed]], index: ClubIndex, where: str, diags: Diagnostics) -> list[list[Entry]]:
