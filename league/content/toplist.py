@@ -55,27 +55,28 @@ def normal(text: str) -> str:
 def read_list(text: str, where: str, diags: Diagnostics) -> list[Listed]:
     """The lines of a pasted list that name a team, in order; blank lines and titles ("Classificação:") are
     skipped. Either every line gives its place or none does (then the order is the place)."""
-    lines = []
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or (line.endswith(":") and not line[0].isdigit()):
-            continue
-        m = _PLACE.match(line)
-        if m and m.group("name").strip():
-            shared = bool(m.group("pre") or m.group("post") or m.group("eq"))
-            lines.append(Listed(no, int(m.group("n")), shared, m.group("name").strip()))
-        else:
-            lines.append(Listed(no, None, False, _BULLET.sub("", line)))
-    numbered = [x for x in lines if x.place is not None]
-    if numbered and len(numbered) < len(lines):
-        for x in lines:
-            if x.place is None:
-                diags.error(SourceMark(where, x.line, 1), f"\"{x.text}\" não começa com a colocação",
-                            "escreva cada linha como \"1º APTRU\" (ou \"1. APTRU\", \"1 - APTRU\"), ou apague a linha")
+    lines = [x for no, raw in enumerate(text.splitlines(), 1) if (x := _listed(no, raw.strip())) is not None]
     if not lines:
         diags.error(SourceMark(where, 1, 1), "a lista está vazia",
                     "cole a classificação, uma equipe por linha: \"1º APTRU\", \"2º Trupuava\"…")
-    return lines if not numbered or len(numbered) == len(lines) else []
+    unnumbered = [x for x in lines if x.place is None]
+    if not unnumbered or len(unnumbered) == len(lines):
+        return lines
+    for x in unnumbered:
+        diags.error(SourceMark(where, x.line, 1), f"\"{x.text}\" não começa com a colocação",
+                    "escreva cada linha como \"1º APTRU\" (ou \"1. APTRU\", \"1 - APTRU\"), ou apague a linha")
+    return []
+
+
+def _listed(no: int, line: str) -> Optional[Listed]:
+    """One line of the list, or None for a blank line or a title."""
+    if not line or (line.endswith(":") and not line[0].isdigit()):
+        return None
+    m = _PLACE.match(line)
+    if m and m.group("name").strip():
+        shared = bool(m.group("pre") or m.group("post") or m.group("eq"))
+        return Listed(no, int(m.group("n")), shared, m.group("name").strip())
+    return Listed(no, None, False, _BULLET.sub("", line))
 
 
 def group_places(lines: list[Listed], where: str, diags: Diagnostics) -> list[list[Listed]]:
@@ -94,13 +95,18 @@ def group_places(lines: list[Listed], where: str, diags: Diagnostics) -> list[li
         if x.place != expected:
             _out_of_order(x, expected, places, where, diags)
         places.append([x])
+    _lonely_shared(places, where, diags)
+    return places
+
+
+def _lonely_shared(places: list[list[Listed]], where: str, diags: Diagnostics) -> None:
+    """A place marked as shared ("3º=") that only one team holds."""
     for shared in places:
         if len(shared) == 1 and shared[0].shared:
             x = shared[0]
             diags.error(SourceMark(where, x.line, 1), f"o {x.place}º lugar está marcado como dividido (=), "
                         f"mas só \"{x.text}\" está nele", "escreva as equipes que dividem o lugar com o mesmo número, "
                         f"ex.: \"{x.place}º= {x.text}\" e \"{x.place}º= …\", ou tire o \"=\"")
-    return places
 
 
 def _out_of_order(x: Listed, expected: int, places: list, where: str, diags: Diagnostics) -> None:

@@ -343,10 +343,15 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
               "points": e.points, "stages": e.stages, "places": e.places,
               "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
              for e in sr.pairs]
-    left_out, partial = pairs_left_out(stages)
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
-            "clubs": clubs, "pairs": pairs, "pairs_left_out": [r.stage for r in left_out],
-            "pairs_partial": [r.stage for r in partial]}
+            "clubs": clubs, "pairs": pairs, **_pairs_left_out(stages)}
+
+
+def _pairs_left_out(stages: list[StageResult]) -> dict:
+    """The stages the season's pair ranking leaves out (known only by their final places) and those it counts
+    in part (matches known by their result alone), for the sentences under it."""
+    left_out, partial = pairs_left_out(stages)
+    return {"pairs_left_out": [r.stage for r in left_out], "pairs_partial": [r.stage for r in partial]}
 
 
 def club_view(site: Site, c) -> dict:
