@@ -203,3 +203,64 @@ def test_final_places_errors_point_at_the_entry(tmp_path):
     cols = {d.message.split('"')[1]: (d.mark.line, d.mark.col) for d in got if "trupuav" in d.message
             or "duas vezes" in d.message}
     assert cols == {"trupuav": (6, 23), "aptru": (6, 40)}
+
+
+KNOCKOUT_RESULTS = """\
+name: 3ª Etapa
+date: 2026-08-02
+status: final
+teams: {aptru: {}, trupuava: {}, los-maikas: {}, guara: {}}
+phases:
+  - name: Fase de grupos
+    groups:
+      Grupo A:
+        teams: [aptru, trupuava, los-maikas, guara]
+        matches:
+          - {home: aptru, away: trupuava, result: "3x2"}
+          - {home: aptru, away: los-maikas, result: "1x4"}
+          - {home: aptru, away: guara, result: "4x1"}
+          - {home: trupuava, away: los-maikas, result: "3x2"}
+          - {home: trupuava, away: guara, result: "3x2"}
+          - {home: los-maikas, away: guara, result: "2x3"}
+  - name: Finais
+    knockout:
+      - round: Final
+        for_place: 1
+        matches: [{home: trupuava, away: aptru, result: "3x2"}]
+      - round: Disputa de 3º lugar
+        for_place: 3
+        matches: [{home: los-maikas, away: guara, result: "1x4"}]
+"""
+
+
+def test_result_only_matches_decide_head_to_head_and_knockout_places(tmp_path):
+    # Group (Truco 9.1, 10.1, 10.2.1): aptru 3 + 1 + 4 = 8 points, 2 wins; trupuava 2 + 3 + 3 = 8, 2 wins — tied
+    # in wins and points, aptru beat trupuava 3x2: aptru 1st by head-to-head; los-maikas 4 + 2 + 2 = 8, 1 win;
+    # guara 1 + 2 + 3 = 6, 1 win: los-maikas 3rd on points. Final (for_place 1): trupuava 3x2 aptru → trupuava
+    # 1st (20), aptru 2nd (16); 3rd-place match: guara 4x1 los-maikas → guara 3rd (12), los-maikas 4th (8).
+    report = run(tmp_path, {"etapa-3": KNOCKOUT_RESULTS}, CLUBS)
+    rows = standings(report, "etapa-3")
+    assert [(r["team"], r["wins"], r["points"], r["decided_by"]) for r in rows] == [
+        ("aptru", 2, 8, "head_to_head"), ("trupuava", 2, 8, "wins"), ("los-maikas", 1, 8, "points"),
+        ("guara", 1, 6, None)]
+    assert places(report, "etapa-3") == [(1, "trupuava", 20), (2, "aptru", 16), (3, "guara", 12), (4, "los-maikas", 8)]
+    assert warnings(report, "unknown-pontinhos") == [] and warnings(report, "draw-needed") == []
+
+
+def test_mixed_stage_pairs_count_only_the_boards_written(tmp_path):
+    # aa 3x2 bb with its boards (aa's pairs 1-3 win 2x0: 3 pair points each; bb's pairs 4-5 win 2x0); bb 4x1 cc
+    # and cc 3x2 aa by result only. Pairs: the 10 pairs of aa and bb, one board each; cc's squad played no board
+    # written. Teams: aa, bb and cc each 1 win; aa 3 + 2 = 5 points, bb 2 + 4 = 6, cc 1 + 3 = 4; each team has a
+    # result-only match, so every pair-point balance is unknown (None).
+    from tests.truco_fixtures import match, result, round_robin_group
+    text = round_robin_group(["aa", "bb", "cc"], [
+        match("aa", "bb", result(3)), "          - {home: bb, away: cc, result: \"4x1\"}\n",
+        "          - {home: cc, away: aa, result: \"3x2\"}\n"])
+    report = run(tmp_path, {"etapa-1": text}, ["aa", "bb", "cc"])
+    rows = standings(report)
+    assert [(r["team"], r["wins"], r["points"], r["pair_points_balance"]) for r in rows] == [
+        ("bb", 1, 6, None), ("aa", 1, 5, None), ("cc", 1, 4, None)]
+    pairs = stage_data(report)["pairs"]
+    assert len(pairs) == 10 and {p["played"] for p in pairs} == {1}
+    assert {p["team"] for p in pairs} == {"aa", "bb"}
+    assert "pairs_left_out" not in ranking_data(report)
