@@ -407,7 +407,7 @@ CASES: list[Case] = [
     Case("chave-desconhecida-enorme", sub(STAGE, "city: Curitiba\n", "city: Curitiba\n" + "k" * 1000 + ": 1\n"),
          [(c(STAGE), 5, 1, 'chave desconhecida "' + "k" * 57 + '…"')],
          hint="chaves aceitas aqui: name, date, host, city, status, teams, phases, draws, classification, "
-              "disqualified, note"),
+              "disqualified, final_places, source, note"),
     Case("aninhamento-500", put(STAGE, "name: 1ª Etapa\nphases: " + "[" * 500 + "]" * 500 + "\n"),
          [(c(STAGE), 2, 49, 'estrutura aninhada demais (mais de 40 níveis)')],
          hint='os arquivos de conteúdo têm no máximo uns 8 níveis; confira o recuo'),
