@@ -52,6 +52,7 @@ class Club:
     name: str
     city: Optional[str]
     mark: SourceMark
+    short_name: Optional[str] = None   # a shorter name the federation's lists use (league import matches it)
 
 
 @dataclass(frozen=True)
@@ -117,14 +118,24 @@ class Match:
     round: Optional[int]             # index of the knockout round in the stage, in order
     mark: SourceMark
     note: Optional[str] = None
+    result: Optional[tuple[int, int]] = None   # (home, away) team points when only the result is known: no boards
 
     @cached_property
     def home_points(self) -> int:
+        if self.result is not None:
+            return self.result[0]
         return sum(1 for b in self.boards if b.home_games > b.away_games)
 
     @property
     def away_points(self) -> int:
+        if self.result is not None:
+            return self.result[1]
         return len(self.boards) - self.home_points
+
+    @property
+    def result_only(self) -> bool:
+        """Known by its team result alone ("4x1"): its boards, pair points and pontinhos are unknown."""
+        return self.result is not None
 
     @cached_property
     def winner(self) -> str:
@@ -223,6 +234,14 @@ class Stage:
     path: str
     mark: SourceMark
     note: Optional[str] = None
+    # a stage known only by its published final places (history): each place the team ids sharing it
+    final_places: Optional[tuple[tuple[str, ...], ...]] = None
+    source: Optional[str] = None      # where the results were published (a URL)
+
+    @property
+    def places_only(self) -> bool:
+        """Known only by its final places: no matches, no pair classification."""
+        return self.final_places is not None
 
     @property
     def matches(self) -> list[Match]:
