@@ -86,7 +86,7 @@ class _Progress:
 # the diff or the server (a third of a second of imports)
 LAZY = {"schema": ("league.cli.schema", "schema"), "new": ("league.cli.new", "new"),
         "diff": ("league.cli.diff", "diff_cmd"), "draw": ("league.cli.draw", "draw"),
-        "serve": ("league.cli.serve", "serve")}
+        "serve": ("league.cli.serve", "serve"), "sumulas": ("league.cli.sumulas", "sumulas")}
 
 
 class LazyGroup(click.Group):

@@ -1,0 +1,74 @@
+"""The stage-day kit (`league sumulas`): one print-ready scoresheet (súmula, Truco item 8) per match of a stage
+still to be played, as a standalone HTML file, one A4 page each.
+
+A sheet follows the stage file: the teams as `home:` and `away:`, the team walkover (`walkover:`), then
+`boards:`, one row per board in board order, with the squad pair of each side on that board (as the build
+reads the squads), a box for each game's pontinhos, home first, and the board's walkover; so the filled sheet
+is typed back into the file line by line, under the group and after the line the sheet names."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import jinja2
+
+from league import i18n
+from league.games.truco.schedule import Pending
+from league.models import League, Stage, Team
+from league.site.paths import default_templates
+
+TEMPLATE = "sumulas.html"
+
+
+def sheet_views(league: League, stage: Stage, pending: list[Pending]) -> list[dict]:
+    """The view of every sheet, in the order of `pending`."""
+    return [_sheet(league, stage, p, i, len(pending)) for i, p in enumerate(pending, start=1)]
+
+
+def _sheet(league: League, stage: Stage, p: Pending, number: int, total: int) -> dict:
+    boards = stage.config.boards
+    home, away = stage.teams[p.home], stage.teams[p.away]
+    return {
+        "number": number, "total": total, "phase": p.phase.name, "group": p.group.name, "round": p.round,
+        "home": _side(league, home, boards), "away": _side(league, away, boards),
+        "boards": [{"number": b, "home": _pair(league, home, b), "away": _pair(league, away, b)}
+                   for b in range(1, boards + 1)],
+        "where": {"path": stage.path, "group_line": p.group.mark.line,
+                  "after_line": p.after.mark.line if p.after else None,
+                  "after": f"{p.after.home} × {p.after.away}" if p.after else None},
+    }
+
+
+def _side(league: League, team: Team, boards: int) -> dict:
+    """A team on the sheet: its id (what the file takes), its name, and the pairs of its squad beyond the
+    boards (who may come in for a pair of the board order)."""
+    return {"id": team.id, "name": team.name,
+            "reserves": [_pair(league, team, n) for n in range(boards + 1, len(team.pairs) + 1)]}
+
+
+def _pair(league: League, team: Team, number: int) -> Optional[dict]:
+    """The squad's pair `number` (1-based), with its players' names; None past the end of the squad."""
+    if number > len(team.pairs):
+        return None
+    names = [league.players[pid].name if pid in league.players else pid for pid in team.pairs[number - 1]]
+    return {"number": number, "names": " / ".join(names)}
+
+
+def _environment(templates: Path, locale: str) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    i18n.install(env, locale)
+    env.filters.update(date_br=i18n.date_long)
+    return env
+
+
+def render_sumulas(league: League, stage: Stage, pending: list[Pending], templates: Optional[Path] = None) -> str:
+    """The HTML document with a sheet for each pending match (deterministic: the same files give the same bytes)."""
+    cfg = stage.config
+    host = league.clubs[stage.host].name if stage.host in league.clubs else None
+    context = {
+        "league": league, "stage": stage, "host": host, "sheets": sheet_views(league, stage, pending),
+        "games": 2 * cfg.games_to_win - 1, "games_to_win": cfg.games_to_win, "game_points": cfg.game_points,
+    }
+    env = _environment(Path(templates) if templates else default_templates(), league.locale)
+    return env.get_template(TEMPLATE).render(context)
