@@ -25,6 +25,9 @@ def round_robin(teams: Sequence[str]) -> list[list[tuple[str, str]]]:
     one team rests each round. Each pair of teams meets exactly once; home is the first of each pair.
     Truco 3: the stage's format is the organisers'; a group where every team meets every other once is what
     the standings of a group (item 10.1, head-to-head in 10.2.1) are made for."""
+    # Truco 3 (the organisers' format): a group's teams meet once each, round by round
+    if len(teams) < 2:
+        return []
     ring = list(teams[1:]) if len(teams) % 2 == 0 else list(teams)
     fixed = teams[0] if len(teams) % 2 == 0 else None
     size = len(ring)
@@ -33,7 +36,7 @@ def round_robin(teams: Sequence[str]) -> list[list[tuple[str, str]]]:
         pairs = [(fixed, ring[r])] if fixed is not None else []
         pairs += [(ring[(r + k) % size], ring[(r - k) % size]) for k in range(1, (size - 1) // 2 + 1)]
         rounds.append(pairs)
-    return rounds if len(teams) > 1 else []
+    return rounds
 
 
 def pending_matches(stage: Stage) -> list[Pending]:
@@ -41,6 +44,7 @@ def pending_matches(stage: Stage) -> list[Pending]:
     over), and a team disqualified from the stage (Truco 4.12) plays no further match."""
     if stage.is_final:
         return []
+    # Truco 4.12: a team disqualified from the stage plays no further match
     out_of_stage = {d.team for d in stage.disqualified if d.team}
     pending = []
     for phase in stage.phases:
