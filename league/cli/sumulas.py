@@ -22,21 +22,24 @@ def _choices(found: list[str], what: str, where: Path) -> str:
 
 def stage_file(content: Path, season: str, stage: str) -> Path:
     """The file of the Truco stage SEASON/STAGE; a usage error (exit 2) naming the closest ones otherwise."""
-    seasons = content / "seasons"
     if not (content / "league.yaml").is_file():
         raise click.UsageError(f"{content}/league.yaml não encontrado: rode o comando na raiz do projeto ou use "
                                "--content PASTA")
+    _check_season(content / "seasons", season)
+    folder = content / "seasons" / season / "truco"
+    found = [folder / f"{stage}{suffix}" for suffix in (".yaml", ".yml") if (folder / f"{stage}{suffix}").is_file()]
+    if found:
+        return found[0]
+    stages = sorted(p.stem for p in folder.glob("*.y*ml")) if folder.is_dir() else []
+    hint = did_you_mean(stage, stages) or _choices(stages, f"etapas de {season}", folder)
+    raise click.BadParameter(f"etapa \"{stage}\" não encontrada em {folder}/; {hint}", param_hint="STAGE")
+
+
+def _check_season(seasons: Path, season: str) -> None:
     known = sorted(p.name for p in seasons.iterdir() if p.is_dir()) if seasons.is_dir() else []
     if season not in known:
         hint = did_you_mean(season, known) or _choices(known, "temporadas", seasons)
         raise click.BadParameter(f"temporada \"{season}\" não encontrada em {seasons}/; {hint}", param_hint="SEASON")
-    folder = seasons / season / "truco"
-    for suffix in (".yaml", ".yml"):
-        if (folder / f"{stage}{suffix}").is_file():
-            return folder / f"{stage}{suffix}"
-    stages = sorted(p.stem for p in folder.glob("*.y*ml")) if folder.is_dir() else []
-    hint = did_you_mean(stage, stages) or _choices(stages, f"etapas de {season}", folder)
-    raise click.BadParameter(f"etapa \"{stage}\" não encontrada em {folder}/; {hint}", param_hint="STAGE")
 
 
 def load_stage(content: Path, path: Path):
