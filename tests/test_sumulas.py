@@ -179,7 +179,7 @@ def expected_sheet(n, rnd, home, away, reserves):
         "boards: um jogo por linha, na ordem das mesas; em cada partida, os tentos da casa primeiro. Partidas de 12 "
         "tentos; o jogo acaba quando uma dupla vence 2.",
         f"Jogos de {h} x {a}",
-        "Jogo", f"Dupla da casa ({h})", f"Dupla visitante ({a})", "1ª partida", "2ª partida", "3ª partida",
+        "Jogo", "Dupla da casa", "Dupla visitante", "1ª partida", "2ª partida", "3ª partida",
         "W.O. no jogo",
         *rows,
         f"Reservas: {h}: {reserves[0]} · {a}: {reserves[1]}.",

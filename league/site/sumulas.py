@@ -18,6 +18,9 @@ from league.models import League, Stage, Team
 from league.site.paths import default_templates
 
 TEMPLATE = "sumulas.html"
+# names longer than these (characters: a pair's two names, a team's) get the sheet's smaller type, so that it
+# stays on one page: at 8.5 pt a pair of 44 characters takes three lines of its column, a team of 36 two
+DENSE = {"pair": 44, "team": 36}
 
 
 def sheet_views(league: League, stage: Stage, pending: list[Pending]) -> list[dict]:
@@ -26,13 +29,14 @@ def sheet_views(league: League, stage: Stage, pending: list[Pending]) -> list[di
 
 
 def _sheet(league: League, stage: Stage, p: Pending, number: int, total: int) -> dict:
-    boards = stage.config.boards
     home, away = stage.teams[p.home], stage.teams[p.away]
+    boards = [{"number": b, "home": _pair(league, home, b), "away": _pair(league, away, b)}
+              for b in range(1, stage.config.boards + 1)]
+    pairs = [len(pair["names"]) for b in boards for pair in (b["home"], b["away"]) if pair]
     return {
         "number": number, "total": total, "phase": p.phase.name, "group": p.group.name, "round": p.round,
-        "home": _side(league, home, boards), "away": _side(league, away, boards),
-        "boards": [{"number": b, "home": _pair(league, home, b), "away": _pair(league, away, b)}
-                   for b in range(1, boards + 1)],
+        "home": _side(league, home, len(boards)), "away": _side(league, away, len(boards)), "boards": boards,
+        "dense": max(pairs, default=0) > DENSE["pair"] or max(len(home.name), len(away.name)) > DENSE["team"],
         "where": {"path": stage.path, "group_line": p.group.mark.line,
                   "after_line": p.after.mark.line if p.after else None,
                   "after": f"{p.after.home} × {p.after.away}" if p.after else None},

@@ -1,5 +1,6 @@
 """The stage-day scoresheets printed (issue 35, item 3): `league sumulas 2026 etapa-5` on the demo content (six
-group matches still to be played) printed by Chromium on A4 gives six pages, one sheet each, nothing cut off;
+group matches still to be played), and a stage of seven boards a match with long names (six matches), printed by
+Chromium on A4 give six pages, one sheet each, nothing cut off or out of its box;
 on a 360 px phone the file reads without sideways scrolling of the page, and axe finds no WCAG 2.1 AA problem."""
 from __future__ import annotations
 
@@ -12,17 +13,47 @@ from league.cli import main
 from tests.browser.conftest import AXE, PHONE, ROOT, need
 from tests.browser.test_axe import RUN, TAGS
 
-PENDING = 6          # etapa-5's "A disputar": 1 in Grupo A, 2 in B, 1 in C, 2 in D
+PENDING = 6          # etapa-5's "A disputar": 1 in Grupo A, 2 in B, 1 in C, 2 in D; and 4 teams, none played
 MM = 96 / 25.4       # CSS px per mm
 # A4 (210 × 297 mm) less the 12 mm margins of the sheets' @page rule: the page box every sheet must fit in
 PAGE_W, PAGE_H = (210 - 24) * MM, (297 - 24) * MM
 
 
-@pytest.fixture(scope="module")
-def sumulas(tmp_path_factory):
-    out = tmp_path_factory.mktemp("sumulas") / "etapa-5.html"
-    res = CliRunner().invoke(main, ["sumulas", "2026", "etapa-5", "--content", str(ROOT / "content"),
-                                    "--out", str(out)])
+SEVEN = """\
+name: 2ª Etapa
+date: 2026-04-18
+host: aa
+city: São José dos Pinhais
+status: in_progress
+teams: {{aa: {aa}, bb: {bb}, cc: {cc}, dd: {dd}}}
+phases:
+  - name: Fase de grupos
+    groups:
+      Grupo A:
+        teams: [aa, bb, cc, dd]
+"""
+
+
+def _seven_boards(root):
+    """Four teams, no match played yet (six sheets), seven boards a match, squads of nine pairs (two reserves),
+    names as long as the demo's longest ("Associação Recreativa Oeste", "Claudinei Moraes Kowalski")."""
+    from tests.util import LEAGUE, squad, write_content
+    teams = ["aa", "bb", "cc", "dd"]
+    content = write_content(root, {"etapa-2": SEVEN.format(**{t: squad(t, 9) for t in teams})}, clubs=teams,
+                            pairs_per_team=9, league=LEAGUE + "truco: {boards: 7}\n")
+    for name, old, new in (("clubs.yaml", "Clube AA", "Associação Recreativa Oeste"),
+                           ("players.yaml", "Jogador ", "Claudinei Moraes ")):
+        path = content / name
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    return content, "etapa-2"
+
+
+@pytest.fixture(scope="module", params=["demo", "seven-boards"])
+def sumulas(request, tmp_path_factory):
+    root = tmp_path_factory.mktemp("sumulas")
+    content, stage = (ROOT / "content", "etapa-5") if request.param == "demo" else _seven_boards(root)
+    out = root / f"{stage}.html"
+    res = CliRunner().invoke(main, ["sumulas", "2026", stage, "--content", str(content), "--out", str(out)])
     assert res.exit_code == 0, res.output
     return out
 
@@ -38,6 +69,11 @@ def _boxes(page) -> list[dict]:
                      && getComputedStyle(e).overflowX !== 'visible'))
           .map(([e, r]) => `${e.tagName}.${e.className} ${Math.round(r.left)},${Math.round(r.top)} `
                            + `${Math.round(r.width)}x${Math.round(r.height)}`);
+        // and every box to write in inside its table cell (not over the next one)
+        const cell = (e, r) => { const c = e.closest('td, th').getBoundingClientRect();
+          return r.left >= c.left - 0.5 && r.right <= c.right + 0.5 && r.top >= c.top - 0.5 && r.bottom <= c.bottom + 0.5; };
+        Array.from(s.querySelectorAll('td .box, td .check, td .num')).filter(e => !cell(e, e.getBoundingClientRect()))
+          .forEach(e => out.push(`${e.className} outside its cell in ${e.closest('tr').innerText.slice(0, 20)}`));
         return {height: s.getBoundingClientRect().height, width: s.scrollWidth, out: out,
                 breakAfter: getComputedStyle(s).breakAfter};
     })""", [PAGE_W, PAGE_H])
