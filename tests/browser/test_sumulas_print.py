@@ -1,16 +1,19 @@
 """The stage-day scoresheets printed (issue 35, item 3): `league sumulas 2026 etapa-5` on the demo content (six
 group matches still to be played), and a stage of seven boards a match with long names (six matches), printed by
 Chromium on A4 give six pages, one sheet each, nothing cut off or out of its box;
-on a 360 px phone the file reads without sideways scrolling of the page, and axe finds no WCAG 2.1 AA problem."""
+on a 360 px phone the file reads without sideways scrolling of the page, axe finds no WCAG 2.1 AA problem, and the
+Nu HTML Checker no error."""
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 
 import pytest
 from click.testing import CliRunner
 
 from league.cli import main
-from tests.browser.conftest import AXE, PHONE, ROOT, need
+from tests.browser.conftest import AXE, PHONE, ROOT, VNU, has_java, need
 from tests.browser.test_axe import RUN, TAGS
 
 PENDING = 6          # etapa-5's "A disputar": 1 in Grupo A, 2 in B, 1 in C, 2 in D; and 4 teams, none played
@@ -109,3 +112,13 @@ def test_sheets_read_on_a_phone_and_pass_axe(sumulas, page):
     violations = page.evaluate(RUN, TAGS)
     assert violations == [], "\n".join(f"{v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"])
                                        for v in violations)
+
+
+def test_the_sheets_are_valid_html(sumulas):
+    need(has_java(), "java is missing (apt-get install -y default-jre-headless)")
+    need(VNU.exists(), f"{VNU} is missing (cd tests/browser && npm ci)")
+    proc = subprocess.run(["java", "-Xss4m", "-jar", str(VNU), "--errors-only", "--format", "json", str(sumulas)],
+                          capture_output=True, text=True, timeout=300)
+    out = proc.stdout.strip() or proc.stderr.strip()
+    errors = [m for m in json.loads(out[out.index("{"):])["messages"] if m.get("type") in ("error", "non-document-error")]
+    assert errors == [], "\n".join(f"{m.get('lastLine', '?')}: {m.get('message')}" for m in errors[:20])
