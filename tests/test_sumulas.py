@@ -160,9 +160,14 @@ RULES = ("Item 8.1: os pontos são anotados e confirmados pelas duplas adversár
          "devolve a súmula preenchida e assinada à mesa organizadora.")
 
 
-def expected_sheet(n, rnd, home, away, reserves):
+GROUP = ("Fase de grupos (linha 8) › Grupo Único (linha 10) › matches:, depois do último confronto (linha 13, "
+         "aa × bb)")
+
+
+def expected_sheet(n, rnd, home, away, reserves, where=GROUP, total=2):
     """A sheet of the fixture: teams "Clube XX", players "Jogador xx-ia"; 3 boards of up to 3 games (best of
-    three, games_to_win 2) to 12; the match goes under Grupo Único (line 10), after aa × bb (line 13)."""
+    three, games_to_win 2) to 12; a group match goes under Fase de grupos (line 8), Grupo Único (line 10),
+    after aa × bb (line 13)."""
     h, a = f"Clube {home.upper()}", f"Clube {away.upper()}"
     rows = []
     for b in (1, 2, 3):   # board b: squad pair b of each side (Truco: pair i plays board i)
@@ -171,9 +176,10 @@ def expected_sheet(n, rnd, home, away, reserves):
     return [
         "Federação de Teste (FT)",
         "Súmula — 2ª Etapa",
-        f"18 de abril de 2026 · Curitiba · sede: Clube AA · Fase de grupos · Grupo Único · {rnd}ª rodada",
-        f"Súmula {n} de 2. Lançar em content/seasons/2026/truco/etapa-2.yaml › Fase de grupos › Grupo Único "
-        f"(linha 10) › matches:, depois do último confronto (linha 13, aa × bb): - home: {home} away: {away} boards:",
+        "18 de abril de 2026 · Curitiba · sede: Clube AA · " + (f"Fase de grupos · Grupo Único · {rnd}ª rodada"
+                                                               if rnd else "Fase final"),
+        f"Súmula {n} de {total}. Lançar em content/seasons/2026/truco/etapa-2.yaml › {where}: - home: {home} "
+        f"away: {away} boards:",
         f"home: {h}", "×", f"away: {a}",
         f"walkover: W.O. da equipe (não compareceu; no lugar de boards): {h} {a}",
         "boards: um jogo por linha, na ordem das mesas; em cada partida, os tentos da casa primeiro. Partidas de 12 "
@@ -298,3 +304,52 @@ def test_the_template_is_compiled_by_the_site_environment():
     assert env.get_template("sumulas.html") is not None
 
 
+
+
+# ---------------------------------------------------------------- --match: the matches the organisers name
+
+KNOCKOUT = """\
+  - name: Fase final
+    knockout:
+      - round: Final
+        for_place: 1
+        matches: []
+"""
+
+
+def test_match_names_a_knockout_match_typed_in_the_knockout_phase(content, tmp_path):
+    path = content / "seasons" / "2026" / "truco" / "etapa-2.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + KNOCKOUT, encoding="utf-8")   # "Fase final" at line 14
+    out = tmp_path / "final.html"
+    res = run("sumulas", "2026", "etapa-2", "--content", content, "--out", out, "--match", "bb:aa",
+              "--match", "bb:cc")
+    assert res.exit_code == 0, res.output
+    assert res.output.endswith("  1. mata-mata: Clube BB × Clube AA\n  2. Grupo Único, 1ª rodada: Clube BB × Clube CC\n")
+    # bb and aa met in the group already (line 13): a knockout match, in Fase final (line 14), in its round;
+    # bb and cc have not: their group match, round 1 of [aa, bb, cc] (b-c), after line 13 as usual
+    assert sheets_of(out.read_text(encoding="utf-8")) == [
+        expected_sheet(1, None, "bb", "aa", ("—", "4 Jogador aa-4a / Jogador aa-4b"),
+                       "Fase final (linha 14) › knockout: › a rodada em que este confronto é jogado › matches:"),
+        expected_sheet(2, 1, "bb", "cc", ("—", "—"))]
+
+
+def test_match_in_a_stage_without_knockout_says_to_write_one(content, tmp_path):
+    out = tmp_path / "final.html"
+    res = run("sumulas", "2026", "etapa-2", "--content", content, "--out", out, "--match", "aa:bb")
+    assert res.exit_code == 0, res.output
+    sheet = sheets_of(out.read_text(encoding="utf-8"))[0]
+    assert sheet[2] == "18 de abril de 2026 · Curitiba · sede: Clube AA · Mata-mata"
+    assert sheet[3] == ("Súmula 1 de 1. Lançar em content/seasons/2026/truco/etapa-2.yaml › phases: › uma fase nova "
+                        "de mata-mata, com a rodada deste confronto › matches:: - home: aa away: bb boards:")
+
+
+@pytest.mark.parametrize("value,message", [
+    ("aa-bb", '"aa-bb": escreva as duas equipes do confronto, a da casa primeiro, como CASA:VISITANTE'),
+    ("aa:aa", '"aa:aa": escreva as duas equipes do confronto'),
+    ("aa:ccc", 'equipe "ccc" não está em teams: da etapa; você quis dizer "cc"?'),
+    ("aa:zz", 'equipe "zz" não está em teams: da etapa; equipes da etapa: aa, bb, cc'),
+])
+def test_a_bad_match_is_a_usage_error(content, tmp_path, value, message):
+    res = run("sumulas", "2026", "etapa-2", "--content", content, "--out", tmp_path / "x.html", "--match", value)
+    assert res.exit_code == 2 and message in res.output, res.output
+    assert not (tmp_path / "x.html").exists()

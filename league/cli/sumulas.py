@@ -1,6 +1,7 @@
 """`league sumulas SEASON STAGE`: the scoresheets (súmulas) of a stage day, one A4 page per match still to be
 played, in a standalone HTML file to print (league.site.sumulas); nothing written when every match has its
-result."""
+result. `--match HOME:AWAY` prints the sheets of the matches named instead (a knockout's, known only once the
+round before it is played)."""
 from __future__ import annotations
 
 import sys
@@ -82,6 +83,30 @@ def nothing_pending(stage) -> str:
     return f"etapa \"{stage.name}\": todos os confrontos dos grupos já têm resultado no arquivo"
 
 
+def named(stage, values: tuple) -> list:
+    """The matches given with --match HOME:AWAY, each a Pending (league.games.truco.schedule.named_match); a usage
+    error naming the closest team ids of the stage otherwise."""
+    from league.games.truco.schedule import named_match
+    out = []
+    for value in values:
+        teams = [t.strip() for t in value.replace("×", ":").split(":")]
+        if len(teams) != 2 or teams[0] == teams[1]:
+            raise click.BadParameter(f"\"{value}\": escreva as duas equipes do confronto, a da casa primeiro, como "
+                                     "CASA:VISITANTE (ex.: aptru:serapio)", param_hint="--match")
+        for team in teams:
+            if team not in stage.teams:
+                hint = did_you_mean(team, stage.teams) or f"equipes da etapa: {', '.join(stage.teams)}"
+                raise click.BadParameter(f"equipe \"{team}\" não está em teams: da etapa; {hint}",
+                                         param_hint="--match")
+        out.append(named_match(stage, *teams))
+    return out
+
+
+def _listed_match(stage, i: int, p) -> str:
+    where = f"{p.group.name}, {p.round}ª rodada" if p.group else "mata-mata"
+    return f"  {i}. {where}: {stage.teams[p.home].name} × {stage.teams[p.away].name}"
+
+
 @click.command("sumulas")
 @click.argument("season")
 @click.argument("stage", metavar="STAGE")
@@ -89,7 +114,10 @@ def nothing_pending(stage) -> str:
               help="Pasta de conteúdo.")
 @click.option("--out", "out", default=None, type=click.Path(path_type=Path),
               help="Arquivo ou pasta de saída (padrão: sumulas-SEASON-STAGE.html na pasta atual).")
-def sumulas(season: str, stage: str, content: Path, out: Optional[Path]) -> None:
+@click.option("--match", "matches", multiple=True, metavar="CASA:VISITANTE",
+              help="Só este confronto (repita para vários), ex.: um do mata-mata, que o arquivo ainda não tem como "
+                   "saber.")
+def sumulas(season: str, stage: str, content: Path, out: Optional[Path], matches: tuple) -> None:
     """Súmulas para imprimir (A4, uma por página) dos confrontos da etapa ainda sem resultado."""
     from league.games.truco.schedule import pending_matches
     from league.site.sumulas import render_sumulas
@@ -99,7 +127,7 @@ def sumulas(season: str, stage: str, content: Path, out: Optional[Path]) -> None
     except KitError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
-    pending = pending_matches(st)
+    pending = named(st, matches) if matches else pending_matches(st)
     if not pending:
         click.echo(f"{nothing_pending(st)}; nenhuma súmula escrita.", err=True)
         return
@@ -110,5 +138,4 @@ def sumulas(season: str, stage: str, content: Path, out: Optional[Path]) -> None
     click.echo(f"etapa \"{st.name}\": {len(pending)} súmula(s) em {dest}; abra no navegador e imprima em A4, "
                "uma por página.", err=True)
     for i, p in enumerate(pending, start=1):
-        click.echo(f"  {i}. {p.group.name}, {p.round}ª rodada: {st.teams[p.home].name} × {st.teams[p.away].name}",
-                   err=True)
+        click.echo(_listed_match(st, i, p), err=True)

@@ -34,13 +34,22 @@ def _sheet(league: League, stage: Stage, p: Pending, number: int, total: int) ->
               for b in range(1, stage.config.boards + 1)]
     pairs = [len(pair["names"]) for b in boards for pair in (b["home"], b["away"]) if pair]
     return {
-        "number": number, "total": total, "phase": p.phase.name, "group": p.group.name, "round": p.round,
+        "number": number, "total": total, "phase": p.phase.name if p.phase else None,
+        "group": p.group.name if p.group else None, "round": p.round,
         "home": _side(league, home, len(boards)), "away": _side(league, away, len(boards)), "boards": boards,
         "dense": max(pairs, default=0) > DENSE["pair"] or max(len(home.name), len(away.name)) > DENSE["team"],
-        "where": {"path": stage.path, "group_line": p.group.mark.line,
-                  "after_line": p.after.mark.line if p.after else None,
-                  "after": f"{p.after.home} × {p.after.away}" if p.after else None},
+        "where": _where(stage, p),
     }
+
+
+def _where(stage: Stage, p: Pending) -> dict:
+    """Where the match is typed: the file, the phase and group (with their lines) and, in a group, the line of
+    its last match; `kind`: "group", "knockout" (a phase with knockout rounds) or "new" (no such phase yet)."""
+    crumbs = [{"name": x.name, "line": x.mark.line} for x in (p.phase, p.group) if x is not None]
+    kind = "group" if p.group else ("knockout" if p.phase else "new")
+    after = p.after if kind == "group" else None
+    return {"path": stage.path, "crumbs": crumbs, "kind": kind, "after_line": after.mark.line if after else None,
+            "after": f"{after.home} × {after.away}" if after else None}
 
 
 def _side(league: League, team: Team, boards: int) -> dict:
