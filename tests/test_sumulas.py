@@ -178,7 +178,7 @@ def expected_sheet(n, rnd, home, away, reserves, where=GROUP, total=2):
         "Súmula — 2ª Etapa",
         "18 de abril de 2026 · Curitiba · sede: Clube AA · " + (f"Fase de grupos · Grupo Único · {rnd}ª rodada"
                                                                if rnd else "Fase final"),
-        f"Súmula {n} de {total}. Lançar em content/seasons/2026/truco/etapa-2.yaml › {where}: - home: {home} "
+        f"Súmula {n} de {total}. Lançar em content/seasons/2026/truco/etapa-2.yaml › {where} - home: {home} "
         f"away: {away} boards:",
         f"home: {h}", "×", f"away: {a}",
         f"walkover: W.O. da equipe (não compareceu; no lugar de boards): {h} {a}",
@@ -340,7 +340,7 @@ def test_match_in_a_stage_without_knockout_says_to_write_one(content, tmp_path):
     sheet = sheets_of(out.read_text(encoding="utf-8"))[0]
     assert sheet[2] == "18 de abril de 2026 · Curitiba · sede: Clube AA · Mata-mata"
     assert sheet[3] == ("Súmula 1 de 1. Lançar em content/seasons/2026/truco/etapa-2.yaml › phases: › uma fase nova "
-                        "de mata-mata, com a rodada deste confronto › matches:: - home: aa away: bb boards:")
+                        "de mata-mata, com a rodada deste confronto › matches: - home: aa away: bb boards:")
 
 
 @pytest.mark.parametrize("value,message", [
