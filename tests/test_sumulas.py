@@ -353,3 +353,13 @@ def test_a_bad_match_is_a_usage_error(content, tmp_path, value, message):
     res = run("sumulas", "2026", "etapa-2", "--content", content, "--out", tmp_path / "x.html", "--match", value)
     assert res.exit_code == 2 and message in res.output, res.output
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_site_with_its_own_templates_but_no_sheet_template_uses_leagues(content, tmp_path, monkeypatch):
+    # a federation's copy of the templates (./templates with base.html) made before league sumulas existed
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "base.html").write_text("<!doctype html>", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    res = run("sumulas", "2026", "etapa-2", "--content", content)
+    assert res.exit_code == 0, res.output
+    assert len(sheets_of((tmp_path / "sumulas-2026-etapa-2.html").read_text(encoding="utf-8"))) == 2

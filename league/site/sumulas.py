@@ -83,5 +83,14 @@ def render_sumulas(league: League, stage: Stage, pending: list[Pending], templat
         "league": league, "stage": stage, "host": host, "sheets": sheet_views(league, stage, pending),
         "games": 2 * cfg.games_to_win - 1, "games_to_win": cfg.games_to_win, "game_points": cfg.game_points,
     }
-    env = _environment(Path(templates) if templates else default_templates(), league.locale)
+    env = _environment(_templates(templates), league.locale)
     return env.get_template(TEMPLATE).render(context)
+
+
+def _templates(templates: Optional[Path]) -> Path:
+    """The folder with the sheets' template: the one given, else the site's (default_templates); a site's own
+    copy of the templates made before `league sumulas` existed has none: then league's own."""
+    folder = Path(templates) if templates else default_templates()
+    if (folder / TEMPLATE).exists():
+        return folder
+    return Path(__file__).resolve().parents[2] / "templates"   # league's own (league.site.paths.default_templates)
