@@ -238,6 +238,11 @@ def test_the_stage_skeleton_with_its_second_group_and_knockout_uncommented_build
     assert [(p.key, p.position, int(p.points)) for p in stage.classification] == [
         ("aa", 1, 20), ("cc", 2, 16), ("bb", 3, 12), ("dd", 4, 8), ("hh", 5, 6), ("ff", 6, 4), ("gg", 7, 3),
         ("ee", 8, 2)]
+    # on the stage day (in progress), the kit prints the one group match not in the file: Grupo B's cc × dd
+    path.write_text(text.replace("status: final", "status: in_progress"), encoding="utf-8")
+    res = run("sumulas", "2026", "etapa-3", "--content", content, "--out", tmp_path / "s.html")
+    assert res.exit_code == 0, res.output
+    assert res.output.endswith("  1. Grupo B, 1ª rodada: Clube CC × Clube DD\n")
 
 
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
