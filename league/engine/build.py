@@ -142,6 +142,7 @@ class Build:
         self.kept: dict = {}         # the pages kept from the previous site: {path: (key, charts, stub hash)}
         self.resolved = False        # every page's key worked out before rendering
         self.api_helper = self.keys_helper = None   # helper processes (pid, fd), until joined
+        self.survey = helpers.SurveyHelper(out)   # the process surveying out/ while the content loads
         self.streamed = self.order = None           # pagefind, fed the stubs while the pages render
         self.meta: dict = {}         # the pages rendered now: {path: (key, charts, stub)}
         self.chart_files: dict = {}
@@ -158,13 +159,19 @@ class Build:
             unchanged = self.unchanged()
             if unchanged is not None:
                 return unchanged
-        self.load_and_compute()
+        self.survey = helpers.SurveyHelper(self.out).start()   # out/ surveyed while the content loads
+        try:
+            self.load_and_compute()
+        except BaseException:
+            self.survey.drop()
+            raise
         import gc
         from league.i18n import using
         from league.site.writer import SiteWriter
         try:
             with using(self.results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
                 self.writer = SiteWriter(self.out, record.inputs_id(self.inputs, self.flags))
+                self.writer.survey_source = self.survey.join
                 try:
                     self.plan_pages()
                     self.render()
@@ -178,6 +185,7 @@ class Build:
             return self.report
         finally:   # run_plan left the heap frozen: handed back now, not in the middle of the last steps
             gc.unfreeze()
+            self.survey.drop()   # (not asked for: no previous site to look at)
 
     def unchanged(self) -> BuildReport | None:
         """The no-op path: the previous build's report when nothing it read has changed and out/ holds what it
@@ -379,6 +387,7 @@ class Build:
         for h in (self.api_helper, self.keys_helper):
             if h is not None:
                 kill_worker(*h)
+        self.survey.drop()
         self.writer.abort()
 
     def record_build(self) -> None:

@@ -1,6 +1,7 @@
-"""The build's helper processes, forked to use the core that would otherwise be idle: one that writes the
-JSON and CSV files of a first build while the site is planned (start_api_helper), one that works out the
-pages' keys while they render (start_keys_helper). Each is joined with league.engine.workers.join_result,
+"""The build's helper processes, forked to use the core that would otherwise be idle: one that surveys the
+previous site while the content loads (SurveyHelper), one that writes the JSON and CSV files of a first
+build while the site is planned (start_api_helper), one that works out the pages' keys while they render
+(start_keys_helper). Each is joined with league.engine.workers.join_result,
 or killed (kill_worker) when the build fails."""
 from __future__ import annotations
 
@@ -41,3 +42,51 @@ def start_keys_helper(jobs: list, keys):
         with gc_paused():
             return job_keys(jobs), keys.get().state()
     return fork_result(work)
+
+
+
+class SurveyHelper:
+    """The process that surveys the previous site in out/ (league.site.outdir.survey: is it whole, which files
+    were put there by hand) while this one loads the content. On the 20-season archive the survey lists
+    10,400 folders and 28,000 files (~0.27 s), which a one-score rebuild otherwise spends on its one busy core.
+    `join()` is what SiteWriter.survey_source calls; `drop()` stops it if nobody asked."""
+
+    def __init__(self, out):
+        self.out = out
+        self.process = None   # (pid, fd) until joined or dropped
+
+    def start(self) -> "SurveyHelper":
+        """Forked now, when out/ has a manifest and there are two cores and fork (else nothing is started)."""
+        import multiprocessing
+        import os
+        from league.engine.workers import fork_result
+        from league.site.outdir import MANIFEST, STAGING_IN_MOUNT, read_manifest, survey
+        out = self.out
+        if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods() \
+                or not os.path.isfile(os.path.join(out, MANIFEST)):
+            return self
+
+        def work():
+            manifest = read_manifest(out)
+            if manifest is None:
+                return None
+            skip = (STAGING_IN_MOUNT,) if os.path.ismount(out) else ()
+            return manifest.inputs, len(manifest.files), survey(out, manifest.files, skip)
+        self.process = fork_result(work)
+        return self
+
+    def join(self):
+        """(its manifest's inputs, its number of files, the Survey), or None: not started, or it failed (the
+        writer then surveys out/ itself, and says what it could not read)."""
+        from league.engine.workers import join_result
+        process, self.process = self.process, None
+        try:
+            return join_result(*process) if process is not None else None
+        except RuntimeError:
+            return None
+
+    def drop(self) -> None:
+        from league.engine.workers import kill_worker
+        process, self.process = self.process, None
+        if process is not None:
+            kill_worker(*process)

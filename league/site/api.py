@@ -8,7 +8,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from league.games.results import Results, SeasonResult
+from league.games.results import Results, SeasonResult, pairs_left_out
 from league.games.quatrilho.championship import Cell, ChampionshipResult
 from league.games.truco.race import Race
 from league.games.truco.ranking import StageResult
@@ -43,6 +43,9 @@ def dumps(data: Any) -> str:
 
 
 def ranking_json(sr: SeasonResult) -> dict:
+    """The season's annual rankings; `pairs_left_out` (only when some) lists the final stages the pair ranking
+    leaves out: known only by their final places (history)."""
+    left_out = [r.stage.id for r in pairs_left_out(sr.stages)[0]]
     clubs, pairs = sr.club_race, sr.pair_race
     return {
         "season": sr.season.year,
@@ -52,6 +55,7 @@ def ranking_json(sr: SeasonResult) -> dict:
         "pairs": [{"position": e.position, "tied": e.tied, "players": list(e.key), "points": num(e.points),
                    "stages": {k: num(v) for k, v in e.stages.items()}, **_race_fields(pairs, e.key)}
                   for e in sr.pairs],
+        **({"pairs_left_out": left_out} if left_out else {}),
         "stages_left": clubs.count_left,
         "points_available": num(clubs.points_available),
     }
@@ -71,10 +75,13 @@ def _qualified(through, team) -> bool | None:
 
 
 def stage_json(res: StageResult) -> dict:
+    """A stage's classification, group standings and pairs; `source` (only when the file gives one): where
+    its results were published."""
     st = res.stage
     through = went_through(st.phases)
     return {
         "season": st.season, "stage": st.id, "status": st.status,
+        **({"source": st.source} if st.source else {}),
         "classification": [{"position": p.position, "tied": p.tied, "team": p.key, "club": st.teams[p.key].club,
                             "ranking_points": num(p.points)} for p in res.classification],
         "groups": [{"name": g.name, "standings": [

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from league import i18n
-from league.games.results import Results, SeasonResult
+from league.games.results import Results, SeasonResult, pairs_left_out
 from league.standings.explain import explain, tie_text
 from league.i18n import L_, _
 from league.models import PairId, pair_slug
@@ -184,7 +184,12 @@ def _by_group(st, p: Place) -> str:
     return _("%(place)s no %(group)s") % {"place": i18n.ordinal(gp), "group": group}
 
 
-_HOW = {"override": _by_committee, "placement": _by_placement, "knockout": _by_knockout, "group": _by_group}
+def _by_publication(st, p: Place) -> str:
+    return _("classificação publicada")
+
+
+_HOW = {"override": _by_committee, "placement": _by_placement, "knockout": _by_knockout, "group": _by_group,
+        "published": _by_publication}
 
 
 def why(p, final: bool, what: str = "equipes", obvious: tuple = ()) -> str | None:
@@ -219,6 +224,7 @@ def match_view(site: Site, res: StageResult, m) -> dict:
         "home_points": m.home_points, "away_points": m.away_points, "winner": m.winner,
         "walkover": m.walkover, "walkover_name": st.teams[m.walkover].name if m.walkover else None,
         "boards": boards if not m.walkover else [], "source": site.source(m.mark), "note": m.note,
+        "result_only": m.result_only,
     }
 
 
@@ -230,7 +236,10 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
             "draws": _draws(site, st), "host": site.club_name(st.host) if st.host else None,
             "host_url": site.club_url(st.host) if st.host else None,
             "points_table": st.config.ranking_points, "final": st.is_final, "source": site.source(st.mark),
-            "disqualified": st.disqualified, "news": stage_news(site.league, st)}
+            "disqualified": st.disqualified, "news": stage_news(site.league, st),
+            "published": st.source, "published_host": urlparse(st.source).netloc if st.source else None,
+            "places_only": st.places_only,
+            "results_only": any(m.result_only for m in st.matches)}
 
 
 def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
@@ -238,8 +247,20 @@ def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
     st = res.stage
     first = st.config.team_tiebreaks[:1] if what == "equipes" else st.config.pair_tiebreaks[:1]
     return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
-            "why": why(p, st.is_final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
+            "why": _tie_why(res, p) or why(p, st.is_final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
             "disqualified": p.disqualified}
+
+
+def _tie_why(res: StageResult, p) -> str | None:
+    """A tie the data cannot break, in words: a place shared as the federation published it (history), or a
+    tie a criterion could not be applied to (pontinhos or boards not written down); None for any other line."""
+    if not p.tied:
+        return None
+    if getattr(p, "how", None) == "published":
+        return _("lugar dividido")
+    if any(kind == "unknown" and p.key in members for kind, _c, members, _s in res.notes):
+        return _("empate que os dados registrados não desfazem — aguardando sorteio")
+    return None
 
 
 def _classification(site: Site, res: StageResult) -> list[dict]:
@@ -272,8 +293,9 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
         gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
         ahead = through.get(g.phase) or ()
         rows = [{"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
-                 "team_url": site.team_url(r.key), **r.row.values, "why": why(r, st.is_final, "equipes", first),
-                 "qualified": r.key in ahead} for r in g.ranked]
+                 "team_url": site.team_url(r.key), **r.row.values,
+                 "why": _tie_why(res, r) or why(r, st.is_final, "equipes", first), "qualified": r.key in ahead}
+                for r in g.ranked]
         groups.append({"phase": g.phase, "name": g.name, "rows": rows,
                        "matches": [match_view(site, res, m) for m in gm.matches]})
     return groups
@@ -324,7 +346,7 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
     story.annotate(pairs, sr.pairs, sr.pair_race, previous)
     by_id = {r.stage.id: r.stage for r in stages}
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
-            "clubs": clubs, "pairs": pairs, "moves": previous,
+            "clubs": clubs, "pairs": pairs, "moves": previous, **_pairs_left_out(stages),
             "club_story": story.story(sr.club_race, sr.clubs, by_id, site.club_name, site.club_url),
             "pair_story": story.story(sr.pair_race, sr.pairs, by_id, site.pair_name, site.pair_url)}
 
@@ -334,6 +356,13 @@ def _annual_row(e, name: str, url: str) -> dict:
     return {"pos": pos_text(e.position, e.tied), "name": name, "url": url, "points": e.points, "stages": e.stages,
             "places": e.places,
             "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+
+
+def _pairs_left_out(stages: list[StageResult]) -> dict:
+    """The stages the season's pair ranking leaves out (known only by their final places) and those it counts
+    in part (matches known by their result alone), for the sentences under it."""
+    left_out, partial = pairs_left_out(stages)
+    return {"pairs_left_out": [r.stage for r in left_out], "pairs_partial": [r.stage for r in partial]}
 
 
 def club_view(site: Site, c) -> dict:

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from league.site.outdir import (  # noqa: F401 — check_out, locked, recover, OutError, Manifest: imported from here too
-    COMMIT, MANIFEST, SPARE, STAGING_IN_MOUNT, Manifest, OutError, _apply, _crash_point, check_out, damaged,
-    locked, read_manifest, recover, remove_empty_folders,
+    COMMIT, MANIFEST, SPARE, STAGING_IN_MOUNT, Manifest, OutError, Survey, _apply, _crash_point, check_out, damaged,
+    locked, read_manifest, recover, remove_empty_folders, survey,
 )
 
 
@@ -157,6 +157,10 @@ class SiteWriter:
         if not self._in_staging:
             self.staging.mkdir(exist_ok=True)
         self._hand: list[str] = []      # files of the previous site no build recorded (see _carry_over)
+        self._survey: Optional[Survey] = None   # the previous site against its manifest (see survey)
+        # a callable giving (manifest's inputs, its number of files, Survey) of the previous site, surveyed by
+        # another process meanwhile (league.engine.helpers.SurveyHelper), or None
+        self.survey_source = None
         self._prev = str(self.previous) if self.previous else None
         self._stage = str(self.staging)
         self.stats = WriteStats()
@@ -198,9 +202,25 @@ class SiteWriter:
 
     def damaged(self) -> list[str]:
         """Recorded files of the previous site that are missing or changed size (see `damaged`)."""
-        if self.previous is None or self.recorded is None:
+        if self.previous is None or self.recorded is None or self.survey().whole:
             return []
         return damaged(self.previous, self.recorded)
+
+    def survey(self) -> Survey:
+        """The previous site against its manifest, looked at once per build (outdir.survey): whether it is
+        whole, and its hand-put files. Only called when there is a previous site with a manifest."""
+        if self._survey is None:
+            self._survey = self._surveyed_elsewhere() or survey(
+                self._prev, self.recorded, (STAGING_IN_MOUNT,) if self.mounted else ())
+        return self._survey
+
+    def _surveyed_elsewhere(self) -> Optional[Survey]:
+        """The survey `survey_source` gives, if it is of the manifest this writer read (else None)."""
+        source, self.survey_source = self.survey_source, None
+        got = source() if source is not None else None
+        if got is None or got[0] != self.recorded_inputs or got[1] != len(self.recorded):
+            return None
+        return got[2]
 
     def _folder(self, target: str) -> None:
         d = os.path.dirname(target)
@@ -352,16 +372,8 @@ class SiteWriter:
 
     def _unrecorded(self) -> Iterable[str]:
         """The relative paths of the previous site's files that its build did not record (nor the manifest,
-        nor, in a mount point, the staging folders)."""
-        prev = self._prev
-        for dirpath, dirnames, filenames in os.walk(prev):
-            if dirpath == prev and self.mounted:
-                dirnames[:] = [d for d in dirnames if not d.startswith(STAGING_IN_MOUNT)]
-            rel_dir = os.path.relpath(dirpath, prev)
-            for name in filenames:
-                rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-                if rel != MANIFEST and rel not in self.recorded:
-                    yield rel
+        nor, in a mount point, the staging folders), sorted."""
+        return sorted(self.survey().unrecorded)
 
     def _drop_stale(self, keep: set) -> None:
         """Delete the spare's files that the new site does not have, and the folders left empty."""
