@@ -119,6 +119,13 @@ def test_club_and_season_pages_offer_the_iframe_code(site):
                      club)
     season = _snippet(_page(site, "2026"))
     assert 'src="https://example.org/embed/2026/ranking/"' in html.unescape(season)
+    pair = _snippet(_page(site, "duplas/fabio-becker--vilmar-trevisan"))
+    assert ('<iframe src="https://example.org/embed/duplas/fabio-becker--vilmar-trevisan/" '
+            'title="Fábio Becker e Vilmar Trevisan: classificação"') in html.unescape(pair)
+    # the season page links the spreadsheet CSVs and the API's index too
+    links = re.findall(r'href="([^"]+)"', re.search(r'<p class="api">.*?</p>', _page(site, "2026"), re.S).group(0))
+    assert {"/api/2026/truco/ranking-clubes-br.csv", "/api/2026/truco/ranking-duplas-br.csv",
+            "/api/index.json"} <= set(links)
 
 
 def test_snippet_escapes_what_it_quotes():

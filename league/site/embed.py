@@ -10,6 +10,7 @@ from markupsafe import escape
 
 from league.games.results import Results, SeasonResult
 from league.i18n import _
+from league.models import pair_slug
 from league.site.api_index import absolute, embed_paths
 from league.site.views import STATUS, Site, pos_text
 
@@ -44,6 +45,12 @@ def club_snippet(site: Site, club) -> dict | None:
         return None
     return snippet(site.league, f"embed/clubes/{club.id}/", _("%(club)s: classificação") % {"club": club.name},
                    HEIGHTS["club"])
+
+
+def pair_snippet(site: Site, pair) -> dict:
+    """A pair page's snippet (a pair of the current season)."""
+    return snippet(site.league, f"embed/duplas/{pair_slug(pair)}/", _("%(pair)s: classificação") %
+                   {"pair": site.pair_name(pair)}, HEIGHTS["pair"])
 
 
 def ranking_view(site: Site, sr: SeasonResult) -> dict:

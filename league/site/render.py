@@ -17,7 +17,8 @@ from league import i18n
 from league.games.results import Results
 from league.i18n import _
 from league.models import pair_slug
-from league.site.embed import club_snippet, embed_pages, ranking_snippet
+from league.site.api_index import embed_paths
+from league.site.embed import club_snippet, embed_pages, pair_snippet, ranking_snippet
 from league.site.paths import default_templates
 from league.site.views import (
     RESERVED, SEARCH_KINDS, STATUS, STATUS_M, Site, club_view, date_br, date_short, player_view, pair_view,
@@ -275,9 +276,12 @@ def _pair_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> Non
     for sr in results.seasons:
         for e in sr.pairs:
             annual_by_pair[e.key].append((sr, e))
+    embeds = embed_paths(results)["pairs"]   # the pairs of the current season: their page offers the embed code
     for pair in sorted(site.pair_hist):
         pages.add(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
-                  lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=pages.key("pair", pair))
+                  lambda pair=pair: {**pair_view(site, pair, annual_by_pair.get(pair, ())),
+                                     "embed": pair_snippet(site, pair) if pair in embeds else None},
+                  key=pages.key("pair", pair))
 
 
 def _player_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
