@@ -131,3 +131,23 @@ def test_registries(files):
     fabio = next(p for p in players if p["player"] == "fabio-becker")
     assert fabio == {"player": "fabio-becker", "player_name": "Fábio Becker", "club": "oeste",
                      "club_name": "Associação Oeste de Truco", "url": "https://example.org/jogadores/fabio-becker/"}
+
+
+def test_latest_is_the_latest_season_by_year(tmp_path):
+    from league.engine.build import check
+    from league.site.api import api_files
+    from tests.util import two_team_stage, write_content
+    # 2025: bb wins 3 of the 5 boards (aa only 2); 2026: aa wins 3; folders written newest first on purpose
+    write_content(tmp_path, {"etapa-1": two_team_stage(home_boards=3)}, clubs=["aa", "bb"], year="2026")
+    write_content(tmp_path, {"etapa-1": two_team_stage(home_boards=2).replace("2026-03-14", "2025-03-14")},
+                  clubs=["aa", "bb"], year="2025")
+    files = api_files(check(tmp_path / "content", cache_dir=False).results)
+    index = json.loads(files["api/index.json"])
+    assert index["current"] == "2026"
+    assert [(s["season"], s["current"]) for s in index["seasons"]] == [("2025", False), ("2026", True)]
+    latest = json.loads(files["api/latest/truco/ranking.json"])
+    assert latest == json.loads(files["api/2026/truco/ranking.json"])
+    # Truco 12.1: the winner of the only match of the stage 1st (20), the other 2nd (16)
+    assert [(c["club"], c["points"]) for c in latest["clubs"]] == [("aa", 20), ("bb", 16)]
+    assert [(c["club"], c["points"]) for c in json.loads(files["api/2025/truco/ranking.json"])["clubs"]] == \
+        [("bb", 20), ("aa", 16)]
