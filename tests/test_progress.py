@@ -72,9 +72,9 @@ def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(content, tmp_pa
     finally:
         progress.close()
         text = screen.done()
-    # 351 pages and their API files (bench/synth.py, this seed): enough for the forked render workers, which
-    # are what drew a second bar
-    assert report.pages == 351
+    # 351 pages, 119 embed pages (1 season ranking, 9 clubs, 109 pairs) and their API files (bench/synth.py,
+    # this seed): enough for the forked render workers, which are what drew a second bar
+    assert report.pages == 351 + 119
     assert workers_for(report.pages) > 1 or os.cpu_count() == 1
     bars = _bars(text)
     assert bars, text
