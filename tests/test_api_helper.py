@@ -43,11 +43,11 @@ def _record(cache: Path, out: Path) -> dict:
 def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, monkeypatch, forks, search):
     # the demo has 6 stages in one season: 8 API jobs (the season's ranking, 6 stages, its Quatrilho)
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 10 ** 9)
-    alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "templates",
+    alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "league" / "templates",
                   cache_dir=tmp_path / "c1", search=search)
     assert forks == []
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "templates",
+    apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "league" / "templates",
                   cache_dir=tmp_path / "c2", search=search)
     assert forks == [8]
     files = _files(tmp_path / "apart")
@@ -64,9 +64,9 @@ def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, 
 def test_a_rebuild_keeps_its_api_files_in_this_process(tmp_path, monkeypatch, forks):
     # with a previous site, the API files whose key is unchanged are kept: no process of their own
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c", search=False)
+    build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "c", search=False)
     assert forks == [8]
-    again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c",
+    again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "c",
                   search=False)
     assert forks == [8] and again.written == 0
 
@@ -83,7 +83,7 @@ def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_p
         return real(sr, res)
     monkeypatch.setattr(A, "stage_api_files", flaky)
     with pytest.raises(RuntimeError, match="falha simulada nos arquivos da API"):
-        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False, search=False)
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False, search=False)
     assert forks == [8]
     assert sorted(p.name for p in tmp_path.iterdir()) == []   # no site, no staging folder
 
@@ -91,7 +91,7 @@ def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_p
 def test_a_broken_template_stops_the_api_process_too(tmp_path, monkeypatch, forks):
     import shutil
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    shutil.copytree(ROOT / "league" / "templates", tmp_path / "templates")
     (tmp_path / "templates" / "pair.html").write_text("{% block main %}{{ oops( }}{% endblock %}", encoding="utf-8")
     killed = []
     import league.engine.workers as W

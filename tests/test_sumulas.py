@@ -300,7 +300,7 @@ def test_sumulas_is_listed_in_the_help():
 def test_the_template_is_compiled_by_the_site_environment():
     # every template under templates/ is compiled by a build (league.site.render.prepare_env)
     from league.site.render import prepare_env
-    env = prepare_env(ROOT / "templates", "pt_BR")
+    env = prepare_env(ROOT / "league" / "templates", "pt_BR")
     assert env.get_template("sumulas.html") is not None
 
 
