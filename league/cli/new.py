@@ -1,4 +1,5 @@
-"""`league new stage|championship SEASON ID`: writes a commented skeleton file for an editor to fill in.
+"""`league new stage|championship SEASON ID`: writes a commented skeleton file for an editor to fill in;
+`league new site FOLDER`: a new federation's content, ready to build (league/cli/new_site.py).
 
 Every value the editor must supply is a placeholder in angle brackets (`<AAAA-MM-DD>`, `<equipe-1>`,
 `"<placar>"`) chosen so that `league check` rejects it at its line until it is replaced; once every
@@ -304,7 +305,7 @@ _content_option = click.option("--content", default="content", type=click.Path(f
 
 @click.group("new")
 def new() -> None:
-    """Cria o esqueleto comentado de uma etapa ou de um campeonato, para preencher."""
+    """Cria o conteúdo de um site novo, ou o esqueleto comentado de uma etapa ou de um campeonato."""
 
 
 def _run(content: Path, kind: str, season: str, file_id: str, what: str) -> None:
@@ -334,3 +335,49 @@ def new_championship(content: Path, season: str, id: str) -> None:  # noqa: A002
     """Campeonato de Quatrilho: content/seasons/SEASON/quatrilho/ID.yaml."""
     _run(content, "quatrilho", season, id, "um campeonato")
 
+
+
+def new_site(folder: Path, name: str, short_name: str, season: str) -> list[Path]:
+    """Writes a new federation's content under `folder` (new_site.site_files), its JSON Schemas (schemas/) and
+    the VS Code settings that use them; returns the files written. Raises Refused when `folder` is a file or
+    a folder that is not empty: nothing is written then."""
+    from league.cli.new_site import site_files
+    from league.cli.schema import update_vscode, write_schemas
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        what = "não está vazia" if folder.is_dir() else "é um arquivo"
+        raise Refused(f"{folder} {what}: nada foi escrito (escolha uma pasta nova, ex.: {folder.name}-site)")
+    written = []
+    for rel, text in site_files(name, short_name, season).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    written += write_schemas(folder / "schemas")[0]
+    settings = folder / ".vscode" / "settings.json"
+    update_vscode(settings, folder / "schemas")
+    return [*written, settings]
+
+
+def _check_text(value: str, option: str, example: str) -> str:
+    value = " ".join(value.split())
+    if not value:
+        raise Refused(f"{option} vazio: escreva o nome (ex.: {option} \"{example}\")")
+    return value
+
+
+@new.command("site")
+@click.argument("folder", metavar="PASTA", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", default="Federação de Truco", show_default=True, help="Nome da federação.")
+@click.option("--short-name", default="FT", show_default=True, help="Sigla da federação.")
+@click.option("--season", default=None, help="Ano da temporada de exemplo [padrão: o ano atual].")
+def new_site_cmd(folder: Path, name: str, short_name: str, season: str | None) -> None:
+    """Site novo em PASTA: league.yaml, clubes, jogadores, uma temporada e uma etapa de exemplo."""
+    import datetime
+    season = season or str(datetime.date.today().year)
+    check_season(season)
+    name = _check_text(name, "--name", "Federação Paranaense de Truco")
+    short_name = _check_text(short_name, "--short-name", "FPRT")
+    new_site(folder, name, short_name, season)
+    click.echo(f"criado {folder}/ com content/ (league.yaml, clubes, jogadores, a temporada {season} e uma "
+               "etapa de exemplo) e schemas/", err=True)
+    click.echo(f"próximos passos: cd {folder} && league build && league serve", err=True)
