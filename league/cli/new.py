@@ -15,6 +15,8 @@ from typing import Optional
 
 import click
 
+from league.cli.conventions import Group, info, verbosity_options
+
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
 
@@ -303,7 +305,8 @@ _content_option = click.option("--content", default="content", type=click.Path(f
                                show_default=True, help="Pasta de conteúdo.")
 
 
-@click.group("new")
+@click.group("new", cls=Group)
+@verbosity_options
 def new() -> None:
     """Cria o conteúdo de um site novo, ou o esqueleto comentado de uma etapa ou de um campeonato."""
 
@@ -312,27 +315,29 @@ def _run(content: Path, kind: str, season: str, file_id: str, what: str) -> None
     check_season(season)
     check_id(file_id, what)
     path, schema = new_file(content, kind, season, file_id)
-    click.echo(f"criado {path}", err=True)
+    info(f"criado {path}")
     if schema is not None:
-        click.echo(f"criado {schema} (o esquema que o editor usa para completar e conferir o arquivo)", err=True)
-    click.echo("preencha os campos <…> e rode `league check`", err=True)
+        info(f"criado {schema} (o esquema que o editor usa para completar e conferir o arquivo)")
+    info("preencha os campos <…> e rode `league check`")
 
 
 @new.command("stage")
 @_content_option
-@click.argument("season")
+@click.argument("season", metavar="TEMPORADA")
 @click.argument("id", metavar="ID")
+@verbosity_options
 def new_stage(content: Path, season: str, id: str) -> None:  # noqa: A002 - the CLI argument is ID
-    """Etapa do Truco: content/seasons/SEASON/truco/ID.yaml."""
+    """Etapa do Truco: content/seasons/TEMPORADA/truco/ID.yaml."""
     _run(content, "truco", season, id, "uma etapa")
 
 
 @new.command("championship")
 @_content_option
-@click.argument("season")
+@click.argument("season", metavar="TEMPORADA")
 @click.argument("id", metavar="ID")
+@verbosity_options
 def new_championship(content: Path, season: str, id: str) -> None:  # noqa: A002
-    """Campeonato de Quatrilho: content/seasons/SEASON/quatrilho/ID.yaml."""
+    """Campeonato de Quatrilho: content/seasons/TEMPORADA/quatrilho/ID.yaml."""
     _run(content, "quatrilho", season, id, "um campeonato")
 
 
@@ -370,6 +375,7 @@ def _check_text(value: str, option: str, example: str) -> str:
 @click.option("--name", default="Federação de Truco", show_default=True, help="Nome da federação.")
 @click.option("--short-name", default="FT", show_default=True, help="Sigla da federação.")
 @click.option("--season", default=None, help="Ano da temporada de exemplo [padrão: o ano atual].")
+@verbosity_options
 def new_site_cmd(folder: Path, name: str, short_name: str, season: str | None) -> None:
     """Site novo em PASTA: league.yaml, clubes, jogadores, uma temporada e uma etapa de exemplo."""
     import datetime
@@ -378,6 +384,6 @@ def new_site_cmd(folder: Path, name: str, short_name: str, season: str | None) -
     name = _check_text(name, "--name", "Federação Paranaense de Truco")
     short_name = _check_text(short_name, "--short-name", "FPRT")
     new_site(folder, name, short_name, season)
-    click.echo(f"criado {folder}/ com content/ (league.yaml, clubes, jogadores, a temporada {season} e uma "
-               "etapa de exemplo) e schemas/", err=True)
-    click.echo(f"próximos passos: cd {folder} && league build && league serve", err=True)
+    info(f"criado {folder}/ com content/ (league.yaml, clubes, jogadores, a temporada {season} e uma etapa de "
+         "exemplo) e schemas/")
+    info(f"próximos passos: cd {folder} && league build && league serve")
