@@ -250,6 +250,19 @@ def test_v_names_a_sites_own_templates(content, tmp_path, monkeypatch):
     assert f"templates de --templates: {(ROOT / 'league' / 'templates').resolve()}" in res.output.splitlines()
 
 
+def test_v_new_site_lists_the_files_it_wrote(tmp_path):
+    lines = run("new", "site", "-v", tmp_path / "fprt", "--season", "2026").output.splitlines()
+    written = [Path(ln.removeprefix("escrito ")).relative_to(tmp_path / "fprt").as_posix()
+               for ln in lines if ln.startswith("escrito ")]
+    assert written == [
+        ".gitignore", "content/league.yaml", "content/clubs.yaml", "content/players.yaml",
+        "content/seasons/2026/season.yaml", "content/seasons/2026/truco/etapa-1.yaml",
+        "schemas/league.schema.json", "schemas/clubs.schema.json", "schemas/players.schema.json",
+        "schemas/season.schema.json", "schemas/stage.schema.json", "schemas/championship.schema.json",
+        "schemas/page.schema.json", ".vscode/settings.json"]
+    assert run("new", "site", tmp_path / "outro").output.count("escrito ") == 0   # without -v: two lines
+
+
 def test_v_check_reads_no_templates(content):
     lines = run("check", "-v", "--content", content).output.splitlines()
     assert lines[1:3] == [f"conteúdo: {content.resolve()}", f"cache: {content.resolve().parent / '.league-cache'}"]
@@ -302,6 +315,7 @@ def test_serve_host_listens_there_and_v_logs_each_request(content, tmp_path, mon
                                   "--open")
     assert re.fullmatch(r"http://127\.0\.0\.2:\d+/", opened[0]) and served["status"] == 200
     assert re.search(r'^127\.0\.0\.\d+ "GET / HTTP/1\.1" 200 -$', text, re.M)
+    assert f"conteúdo: {content.resolve()}" in text.splitlines()   # where it reads, as build -v says
     assert "atenção" not in text   # 127.0.0.2 is this machine only
 
 

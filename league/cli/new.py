@@ -15,7 +15,7 @@ from typing import Optional
 
 import click
 
-from league.cli.conventions import Group, info, verbosity_options
+from league.cli.conventions import Group, detail, info, verbosity_options
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
@@ -383,7 +383,8 @@ def new_site_cmd(folder: Path, name: str, short_name: str, season: str | None) -
     check_season(season)
     name = _check_text(name, "--name", "Federação Paranaense de Truco")
     short_name = _check_text(short_name, "--short-name", "FPRT")
-    new_site(folder, name, short_name, season)
+    for path in new_site(folder, name, short_name, season):
+        detail(f"escrito {path}")
     info(f"criado {folder}/ com content/ (league.yaml, clubes, jogadores, a temporada {season} e uma etapa de "
          "exemplo) e schemas/")
     info(f"próximos passos: cd {folder} && league build && league serve")

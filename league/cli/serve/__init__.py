@@ -63,13 +63,14 @@ def serve(port: int, host: str, open_browser: bool, content: Path, out: Path, te
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
     nos templates. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor.
     Com -v, uma linha por pedido."""
-    from league.cli import _Progress, debug_enabled
+    from league.cli import _Progress, _where, debug_enabled
     from league.site.writer import OutError, check_out
     try:   # before anything: a wrong --out must not be replaced by the first build
         check_out(out, content)
     except OutError as exc:
         click.echo(f"erro: {exc}", err=True)
         sys.exit(2)
+    _where(content, templates, out)   # -v
     bars = sys.stderr.isatty() and level() > QUIET
     server = DevServer(content, out, templates, port, progress=_Progress if bars else None,
                        debug=debug_enabled(), polling=polling, host=host, verbosity=level())
