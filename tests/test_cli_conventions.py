@@ -41,9 +41,10 @@ def command_paths(group: click.Group = main, prefix: tuple = ()) -> list[tuple[s
 
 
 def test_every_command_is_reached():
-    assert sorted(command_paths()) == sorted([(), ("build",), ("check",), ("diff",), ("draw",), ("new",),
-                                              ("new", "championship"), ("new", "site"), ("new", "stage"),
-                                              ("schema",), ("serve",)])
+    assert sorted(command_paths()) == sorted([(), ("build",), ("check",), ("diff",), ("draw",), ("import",),
+                                              ("import", "stage"), ("new",), ("new", "championship"),
+                                              ("new", "site"), ("new", "stage"), ("schema",), ("serve",),
+                                              ("sumulas",)])
 
 
 @pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "league")
