@@ -44,11 +44,11 @@ def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, 
     # the demo has 6 stages in one season: 8 API jobs (the season's ranking, 6 stages, its Quatrilho), 8 again
     # for api/latest/ (the current season's files) and 1 for the index and the registries: 17
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 10 ** 9)
-    alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "templates",
+    alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "league" / "templates",
                   cache_dir=tmp_path / "c1", search=search)
     assert forks == []
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "templates",
+    apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "league" / "templates",
                   cache_dir=tmp_path / "c2", search=search)
     assert forks == [17]
     files = _files(tmp_path / "apart")
@@ -65,9 +65,9 @@ def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, 
 def test_a_rebuild_keeps_its_api_files_in_this_process(tmp_path, monkeypatch, forks):
     # with a previous site, the API files whose key is unchanged are kept: no process of their own
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c", search=False)
+    build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "c", search=False)
     assert forks == [17]
-    again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c",
+    again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "c",
                   search=False)
     assert forks == [17] and again.written == 0
 
@@ -84,7 +84,7 @@ def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_p
         return real(*args)
     monkeypatch.setattr(A, "stage_api_files", flaky)
     with pytest.raises(RuntimeError, match="falha simulada nos arquivos da API"):
-        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False, search=False)
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False, search=False)
     assert forks == [17]
     assert sorted(p.name for p in tmp_path.iterdir()) == []   # no site, no staging folder
 
@@ -92,7 +92,7 @@ def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_p
 def test_a_broken_template_stops_the_api_process_too(tmp_path, monkeypatch, forks):
     import shutil
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    shutil.copytree(ROOT / "league" / "templates", tmp_path / "templates")
     (tmp_path / "templates" / "pair.html").write_text("{% block main %}{{ oops( }}{% endblock %}", encoding="utf-8")
     killed = []
     import league.engine.workers as W

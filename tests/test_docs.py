@@ -116,7 +116,7 @@ def demo_api(tmp_path_factory) -> Path:
     """The api/ folder of a real build of the demo content (no search index, no cache: only what it writes)."""
     from league.engine.build import build
     out = tmp_path_factory.mktemp("docs-site") / "site"
-    build(REPO / "content", out, templates=REPO / "templates", cache_dir=False, search=False)
+    build(REPO / "content", out, templates=REPO / "league" / "templates", cache_dir=False, search=False)
     return out / "api"
 
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(not (ROOT / "content" / "league.yaml").exists(),
 def site(tmp_path_factory) -> Path:
     from league.engine.build import build
     out = tmp_path_factory.mktemp("embed") / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates", cache_dir=False, search=False)
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates", cache_dir=False, search=False)
     return out
 
 

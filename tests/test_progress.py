@@ -67,7 +67,7 @@ def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(content, tmp_pa
     screen = _Screen()
     progress = _Progress(file=screen.file, quiet_for=0)   # drawn from the first call (the build is short)
     try:
-        report = build(content, tmp_path / "site", templates=ROOT / "templates",
+        report = build(content, tmp_path / "site", templates=ROOT / "league" / "templates",
                        cache_dir=tmp_path / "cache", progress=progress)
     finally:
         progress.close()

@@ -55,7 +55,7 @@ def site_dir(tmp_path_factory) -> Path:
     from league.engine.build import build
     from league.site.search import run_pagefind
     out = tmp_path_factory.mktemp("browser") / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates")
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates")
     if not (out / "pagefind").exists():  # until build.py runs it itself
         run_pagefind(out)
     return out
