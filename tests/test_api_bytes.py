@@ -1,4 +1,4 @@
-"""The API's JSON is written by orjson when it is installed (league/site/api.py `dumps`), for speed: the bytes must
+"""The API's JSON is written by orjson when it is installed (league/site/apiformat.py `dumps`), for speed: the bytes must
 be the ones `json.dumps(indent=2, ensure_ascii=False)` writes, since the files are a public contract and a
 rebuild compares bytes. Checked on the demo's every JSON and CSV file, on any value of the shapes the API
 holds (hypothesis), and on the values orjson refuses, which go through json."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.site import api
+from league.site import api, apiformat
 
 ROOT = Path(__file__).resolve().parent.parent
 orjson = pytest.importorskip("orjson")
@@ -28,7 +28,7 @@ def test_demo_api_files_are_the_same_with_json_alone(monkeypatch):
     results = check(ROOT / "content", cache_dir=False).results
     with using(results.league.locale):
         fast = api.api_files(results)
-        monkeypatch.setattr(api, "orjson", None)
+        monkeypatch.setattr(apiformat, "orjson", None)
         slow = api.api_files(results)
     assert any(p.endswith(".json") for p in fast) and any(p.endswith(".csv") for p in fast)
     assert fast == slow

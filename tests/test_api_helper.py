@@ -41,15 +41,16 @@ def _record(cache: Path, out: Path) -> dict:
 
 @pytest.mark.parametrize("search", [False, True], ids=["no-search", "search"])
 def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, monkeypatch, forks, search):
-    # the demo has 6 stages in one season: 8 API jobs (the season's ranking, 6 stages, its Quatrilho)
+    # the demo has 6 stages in one season: 8 API jobs (the season's ranking, 6 stages, its Quatrilho), 8 again
+    # for api/latest/ (the current season's files) and 1 for the index and the registries: 17
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 10 ** 9)
-    alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "templates",
+    alone = build(ROOT / "content", tmp_path / "alone", templates=ROOT / "league" / "templates",
                   cache_dir=tmp_path / "c1", search=search)
     assert forks == []
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "templates",
+    apart = build(ROOT / "content", tmp_path / "apart", templates=ROOT / "league" / "templates",
                   cache_dir=tmp_path / "c2", search=search)
-    assert forks == [8]
+    assert forks == [17]
     files = _files(tmp_path / "apart")
     assert files == _files(tmp_path / "alone")
     assert sum(1 for rel in files if rel.startswith("api/")) > 8
@@ -64,11 +65,11 @@ def test_the_api_files_made_apart_are_the_same_site_report_and_record(tmp_path, 
 def test_a_rebuild_keeps_its_api_files_in_this_process(tmp_path, monkeypatch, forks):
     # with a previous site, the API files whose key is unchanged are kept: no process of their own
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c", search=False)
-    assert forks == [8]
-    again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "c",
+    build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "c", search=False)
+    assert forks == [17]
+    again = build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "c",
                   search=False)
-    assert forks == [8] and again.written == 0
+    assert forks == [17] and again.written == 0
 
 
 def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_path, monkeypatch, forks):
@@ -77,21 +78,21 @@ def test_a_failure_making_the_api_files_fails_the_build_and_writes_nothing(tmp_p
     parent = os.getpid()
     real = A.stage_api_files
 
-    def flaky(sr, res):
+    def flaky(*args):
         if os.getpid() != parent:
             raise ValueError("falha simulada nos arquivos da API")
-        return real(sr, res)
+        return real(*args)
     monkeypatch.setattr(A, "stage_api_files", flaky)
     with pytest.raises(RuntimeError, match="falha simulada nos arquivos da API"):
-        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False, search=False)
-    assert forks == [8]
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False, search=False)
+    assert forks == [17]
     assert sorted(p.name for p in tmp_path.iterdir()) == []   # no site, no staging folder
 
 
 def test_a_broken_template_stops_the_api_process_too(tmp_path, monkeypatch, forks):
     import shutil
     monkeypatch.setattr(H, "API_HELPER_MIN_STAGES", 1)
-    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    shutil.copytree(ROOT / "league" / "templates", tmp_path / "templates")
     (tmp_path / "templates" / "pair.html").write_text("{% block main %}{{ oops( }}{% endblock %}", encoding="utf-8")
     killed = []
     import league.engine.workers as W
@@ -99,7 +100,7 @@ def test_a_broken_template_stops_the_api_process_too(tmp_path, monkeypatch, fork
     monkeypatch.setattr(W, "kill_worker", lambda pid, fd=None: killed.append(pid) or kill(pid, fd))
     with pytest.raises(Exception):
         build(ROOT / "content", tmp_path / "site", templates=tmp_path / "templates", cache_dir=False, search=False)
-    assert forks == [8] and len(killed) == 1
+    assert forks == [17] and len(killed) == 1
     with pytest.raises(ProcessLookupError):
         os.kill(killed[0], 0)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["templates"]

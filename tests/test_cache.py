@@ -20,10 +20,10 @@ def _tree(root: Path) -> dict[str, str]:
 
 def test_cached_build_equals_uncached_build(tmp_path):
     cache = tmp_path / "cache"
-    build(ROOT / "content", tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
-    build(ROOT / "content", tmp_path / "fill", templates=ROOT / "templates", cache_dir=cache)
+    build(ROOT / "content", tmp_path / "cold", templates=ROOT / "league" / "templates", cache_dir=False)
+    build(ROOT / "content", tmp_path / "fill", templates=ROOT / "league" / "templates", cache_dir=cache)
     assert any(cache.rglob("*.entry")), "the first build fills the cache"
-    build(ROOT / "content", tmp_path / "warm", templates=ROOT / "templates", cache_dir=cache)
+    build(ROOT / "content", tmp_path / "warm", templates=ROOT / "league" / "templates", cache_dir=cache)
     assert _tree(tmp_path / "cold") == _tree(tmp_path / "warm")
     assert not (tmp_path / "warm" / ".league-cache").exists()
 
@@ -80,11 +80,11 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     cache = tmp_path / "cache"
-    build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    build(content, tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=cache)
     first = {p.name for p in cache.rglob("*.entry")}
     stage = content / "seasons" / "2026" / "truco" / "etapa-1.yaml"
     stage.write_text(stage.read_text(encoding="utf-8") + "\n# revisado\n", encoding="utf-8")
-    build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    build(content, tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=cache)
     second = {p.name for p in cache.rglob("*.entry")}
     assert second > first, "an edit adds entries (the stage's new version, its season's rankings)"
     stray = cache / "ab" / ("ab" + "0" * 62 + ".tmp123")
@@ -96,7 +96,7 @@ def test_a_build_deletes_what_no_build_used_for_a_day_and_keeps_what_it_used(tmp
     for p in [*cache.rglob("*"), old_jinja]:
         _age(p, 2 * 24 * 3600)
     stage.write_text(stage.read_text(encoding="utf-8") + "# de novo\n", encoding="utf-8")
-    report = build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    report = build(content, tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=cache)
     third = {p.name for p in cache.rglob("*.entry")}
     # what the third build used is kept (and used again: a check with the same cache hits every file)
     assert len(third) == len(first), (len(first), len(second), len(third))
@@ -119,15 +119,15 @@ def test_an_entry_used_lately_by_another_build_is_kept(tmp_path):
     other.put("cd" + "1" * 62, {"from": "another content folder"})
     entry = cache / "cd" / ("cd" + "1" * 62 + ".entry")
     _age(entry, 3600)
-    build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=cache)
+    build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=cache)
     assert entry.exists()
     _age(entry, 25 * 3600)
     assert Cache(cache).get("cd" + "1" * 62) == {"from": "another content folder"}, \
         "read back: used now, so kept"
-    build(ROOT / "content", tmp_path / "site2", templates=ROOT / "templates", cache_dir=cache)
+    build(ROOT / "content", tmp_path / "site2", templates=ROOT / "league" / "templates", cache_dir=cache)
     assert entry.exists()
     _age(entry, 25 * 3600)
-    build(ROOT / "content", tmp_path / "site3", templates=ROOT / "templates", cache_dir=cache)
+    build(ROOT / "content", tmp_path / "site3", templates=ROOT / "league" / "templates", cache_dir=cache)
     assert not entry.exists()
 
 

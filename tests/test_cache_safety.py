@@ -36,7 +36,7 @@ def _league(cwd: Path, *args: str) -> subprocess.CompletedProcess:
 
 def _cold(content: Path, out: Path) -> dict[str, str]:
     """The site a build without any cache makes of `content`."""
-    build(content, out, templates=ROOT / "templates", cache_dir=False)
+    build(content, out, templates=ROOT / "league" / "templates", cache_dir=False)
     return _tree(out)
 
 

@@ -19,7 +19,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("charts") / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates")
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates")
     return out
 
 

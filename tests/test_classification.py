@@ -223,6 +223,13 @@ PAIR_KEYS = ["position", "tied", "players", "team", "played", "wins", "points", 
 RANKING_KEYS = ["season", "clubs", "pairs"]
 CLUB_KEYS = ["position", "tied", "club", "points", "stages"]
 RANK_PAIR_KEYS = ["position", "tied", "players", "points", "stages"]
+# what issue 37 added beside the contract's fields (names beside the ids): the contract's keys stay, in order
+ADDED = {"stage_name", "team_name", "club_name", "player_names", "stage_names"}
+
+
+def contract(record: dict) -> list:
+    """The record's keys that outputs.md names, in their order (the names added beside them left out)."""
+    return [k for k in record if k not in ADDED]
 
 
 def test_classification_stage_json_keys(tmp_path):
@@ -231,16 +238,21 @@ def test_classification_stage_json_keys(tmp_path):
     text = files["api/2026/truco/etapa-1.json"]
     data = json.loads(text)
     assert text == json.dumps(data, ensure_ascii=False, indent=2) + "\n"  # UTF-8, 2-space indent
-    assert list(data) == STAGE_KEYS
+    assert contract(data) == STAGE_KEYS
     assert (data["season"], data["stage"], data["status"]) == ("2026", "etapa-1", "final")
-    assert data["classification"] and all(list(c) == CLASS_KEYS for c in data["classification"])
+    assert data["classification"] and all(contract(c) == CLASS_KEYS for c in data["classification"])
     assert [g["name"] for g in data["groups"]] == ["Grupo A", "Grupo B"]
-    assert all(list(g) == GROUP_KEYS for g in data["groups"])
-    assert all(list(r) == STANDING_KEYS for g in data["groups"] for r in g["standings"])
-    assert data["pairs"] and all(list(p) == PAIR_KEYS for p in data["pairs"])
+    assert all(contract(g) == GROUP_KEYS for g in data["groups"])
+    assert all(contract(r) == STANDING_KEYS for g in data["groups"] for r in g["standings"])
+    assert data["pairs"] and all(contract(p) == PAIR_KEYS for p in data["pairs"])
     assert all(p["players"] == sorted(p["players"]) for p in data["pairs"])
     # value types: positions and counts are ints, tied a bool, decided_by a criterion key or null
-    row = data["groups"][0]["standings"][0]
+    row = {k: v for k, v in data["groups"][0]["standings"][0].items() if k in STANDING_KEYS}
+    # the names beside the ids: a1's team has no name of its own, so its club's (write_content: "Clube A1")
+    assert data["groups"][0]["standings"][0]["team_name"] == "Clube A1"
+    assert {k: data["classification"][0][k] for k in ("team", "team_name", "club", "club_name")} == {
+        "team": "a1", "team_name": "Clube A1", "club": "a1", "club_name": "Clube A1"}
+    assert data["stage_name"] == "1ª Etapa"
     assert row == {"position": 1, "tied": False, "team": "a1", "played": 2, "wins": 2, "losses": 0, "points": 9,
                    "pair_points_balance": 9 + 15, "pontinhos_balance": 4 * 14 - 14 + 5 * 14,
                    "decided_by": "wins"}
@@ -251,11 +263,14 @@ def test_classification_ranking_json_keys(tmp_path):
     rep = run(tmp_path, {"etapa-1": two_groups_then_semis()}, TWO_GROUPS)
     text = api_files(rep.results)["api/2026/truco/ranking.json"]
     data = json.loads(text)
-    assert list(data) == RANKING_KEYS and data["season"] == "2026"
-    assert all(list(c) == CLUB_KEYS for c in data["clubs"])
-    assert all(list(p) == RANK_PAIR_KEYS for p in data["pairs"])
-    assert data["clubs"][0] == {"position": 1, "tied": False, "club": "a1", "points": 20,
+    assert contract(data) == RANKING_KEYS and data["season"] == "2026"
+    assert all(contract(c) == CLUB_KEYS for c in data["clubs"])
+    assert all(contract(p) == RANK_PAIR_KEYS for p in data["pairs"])
+    assert data["clubs"][0] == {"position": 1, "tied": False, "club": "a1", "club_name": "Clube A1", "points": 20,
                                 "stages": {"etapa-1": 20}}
+    assert data["stage_names"] == {"etapa-1": "1ª Etapa"}
+    # a pair's players' names, in the order of their ids (write_content names a player "Jogador <id>")
+    assert all(p["player_names"] == [f"Jogador {x}" for x in p["players"]] for p in data["pairs"])
     # every club that played a final stage is listed; all six here
     assert sorted(c["club"] for c in data["clubs"]) == sorted(TWO_GROUPS)
     # every pair that played is listed, 0 points where it did not score, stages only where it scored

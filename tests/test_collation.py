@@ -27,7 +27,7 @@ def test_equal_but_for_accents_keep_one_order():
 def test_the_players_and_clubs_pages_list_names_in_that_order(tmp_path):
     from league.engine.build import build
     out = tmp_path / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates", cache_dir=tmp_path / "cache", search=False)
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates", cache_dir=tmp_path / "cache", search=False)
     for page, pattern in (("jogadores/index.html", r'<li><a href="/jogadores/[^"]+/">([^<]+)</a>'),
                           ("clubes/index.html", r'<li><a href="/clubes/[^"]+/">([^<]+)</a>')):
         names = [unescape(n) for n in re.findall(pattern, (out / page).read_text(encoding="utf-8"))]

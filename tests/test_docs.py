@@ -116,17 +116,26 @@ def demo_api(tmp_path_factory) -> Path:
     """The api/ folder of a real build of the demo content (no search index, no cache: only what it writes)."""
     from league.engine.build import build
     out = tmp_path_factory.mktemp("docs-site") / "site"
-    build(REPO / "content", out, templates=REPO / "templates", cache_dir=False, search=False)
+    build(REPO / "content", out, templates=REPO / "league" / "templates", cache_dir=False, search=False)
     return out / "api"
 
 
+def _season_folder(name: str) -> Path:
+    """content/seasons/<year>; for api/latest/, the current season's (the latest by year)."""
+    seasons = REPO / "content" / "seasons"
+    if name == "latest":
+        return max((p for p in seasons.iterdir() if p.name.isdigit()), key=lambda p: int(p.name))
+    return seasons / name
+
+
 def _generic(rel: str) -> str:
-    """api/2026/truco/etapa-1-grupos.csv → api/<temporada>/truco/<etapa>-grupos.csv, as docs/api.md names it."""
+    """api/2026/truco/etapa-1-grupos.csv → api/<temporada>/truco/<etapa>-grupos.csv, as docs/api.md names it
+    (api/latest/truco/etapa-1.json → api/latest/truco/<etapa>.json)."""
     ids = {"truco": "<etapa>", "quatrilho": "<campeonato>"}
     parts = rel.split("/")
-    if len(parts) == 4 and parts[1].isdigit():
-        parts[1] = "<temporada>"
-        folder = REPO / "content" / "seasons" / rel.split("/")[1] / parts[2]
+    if len(parts) == 4 and (parts[1].isdigit() or parts[1] == "latest"):
+        folder = _season_folder(parts[1]) / parts[2]
+        parts[1] = parts[1] if parts[1] == "latest" else "<temporada>"
         stems = sorted((p.stem for p in folder.glob("*.y*ml")), key=len, reverse=True)
         for stem in stems:
             if parts[3] == stem + Path(parts[3]).suffix or parts[3].startswith(stem + "-"):
@@ -153,6 +162,9 @@ def test_api_reference_names_every_csv_column(demo_api):
             continue   # a table without rows: an empty file
         delimiter = ";" if first.count(";") > first.count(",") else ","
         header = next(csv.reader([first], delimiter=delimiter))
+        # a ranking's -br.csv has a column per stage, named by the stage's id: docs/api.md calls it `<etapa>`
+        stages = {p.stem for p in (REPO / "content" / "seasons").glob("*/truco/*.y*ml")}
+        header = ["<etapa>" if col in stages else col for col in header]
         missing |= {(col, _generic(path.relative_to(demo_api.parent).as_posix()))
                     for col in header if f"`{col}`" not in text}
     assert not missing, f"docs/api.md não explica a(s) coluna(s) {sorted(missing)}"

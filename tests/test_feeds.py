@@ -20,7 +20,7 @@ A = "{http://www.w3.org/2005/Atom}"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("feeds") / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates")
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates")
     return out
 
 

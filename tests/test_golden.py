@@ -27,8 +27,8 @@ def _tree_hash(root: Path) -> dict[str, str]:
 
 def test_two_builds_are_byte_identical(tmp_path):
     from league.engine.build import build
-    build(ROOT / "content", tmp_path / "a", templates=ROOT / "templates")
-    build(ROOT / "content", tmp_path / "b", templates=ROOT / "templates")
+    build(ROOT / "content", tmp_path / "a", templates=ROOT / "league" / "templates")
+    build(ROOT / "content", tmp_path / "b", templates=ROOT / "league" / "templates")
     a, b = _tree_hash(tmp_path / "a"), _tree_hash(tmp_path / "b")
     assert a == b
     assert any(k.endswith("index.html") for k in a)

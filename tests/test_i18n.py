@@ -228,7 +228,7 @@ def _build(tmp_path_factory, locale: str) -> Path:
     text = league.read_text(encoding="utf-8")
     assert re.search(r"^locale: pt_BR$", text, re.M)
     league.write_text(re.sub(r"^locale: pt_BR$", f"locale: {locale}", text, flags=re.M), encoding="utf-8")
-    build(content, root / "site", templates=ROOT / "templates", cache_dir=False, search=False)
+    build(content, root / "site", templates=ROOT / "league" / "templates", cache_dir=False, search=False)
     return root / "site"
 
 
@@ -314,7 +314,7 @@ def test_same_results_in_both_languages(site_en, site_pt):
 def test_season_title_default_is_translated(tmp_path):
     from tests.util import write_content
     content = write_content(tmp_path, {}, league="name: Liga\nshort_name: L\nbase_url: /\nlocale: en\n")
-    build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=False, search=False)
+    build(content, tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False, search=False)
     page = read(tmp_path / "site", "2026/index.html")
     assert "<h1>Season 2026</h1>" in page and "Temporada" not in page
 

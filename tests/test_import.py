@@ -79,8 +79,12 @@ def test_fprt_list_becomes_a_stage_file_the_build_ranks(content):
         ("aptru", 20), ("trupuava", 16), ("los-maikas", 12), ("guara", 8), ("imbitruco", 6), ("so-truco", 4),
         ("trukaria", 3), ("trucastro", 2)]
     assert stage_data(report)["source"] == "https://fprt.com.br/noticias/1-etapa-2025"
-    assert ranking_data(report, "2025")["clubs"][0] == {"position": 1, "tied": False, "club": "aptru",
-                                                        "points": 20, "stages": {"etapa-1": 20}}
+    from league.site.api import ranking_json
+    from league.site.apiformat import Names
+    season = next(s for s in report.results.seasons if s.season.year == "2025")
+    assert ranking_json(season, Names(report.results.league))["clubs"][0] == {
+        "position": 1, "tied": False, "club": "aptru", "club_name": "Associação Paranaense de Truco",
+        "points": 20, "stages": {"etapa-1": 20}}
 
 
 def test_every_written_form_shared_places_and_second_teams(content):

@@ -60,11 +60,11 @@ def test_incremental_build_equals_cold_build(tmp_path, change):
     shutil.copytree(ROOT / "content", content)
     cache = tmp_path / "cache"
     site = tmp_path / "site"
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)   # warm cache, previous site
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)   # warm cache, previous site
     change(content)
-    report = build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    report = build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     assert report.unchanged > 0, "the incremental build reuses unchanged files"
-    build(content, tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
+    build(content, tmp_path / "cold", templates=ROOT / "league" / "templates", cache_dir=False)
     assert _tree(site) == _tree(tmp_path / "cold")
 
 
@@ -82,12 +82,12 @@ def test_a_rebuild_in_two_processes_counts_each_file_once(tmp_path, monkeypatch)
         monkeypatch.setattr(R, "PARALLEL_MIN", parallel_min)
         c, out, cache = tmp_path / name / "content", tmp_path / name / "site", tmp_path / name / "cache"
         shutil.copytree(ROOT / "content", c)
-        build(c, out, templates=ROOT / "templates", cache_dir=cache, search=False)
+        build(c, out, templates=ROOT / "league" / "templates", cache_dir=cache, search=False)
         _edit(c / "seasons/2026/quatrilho/chapeco.yaml", "name: ", "name: Renomeado ")
         forks = []
         fork = R.workers_for
         monkeypatch.setattr(R, "workers_for", lambda n: forks.append(fork(n)) or fork(n))
-        report = build(c, out, templates=ROOT / "templates", cache_dir=cache, search=False)
+        report = build(c, out, templates=ROOT / "league" / "templates", cache_dir=cache, search=False)
         monkeypatch.setattr(R, "workers_for", fork)
         files = sum(1 for p in out.rglob("*") if p.is_file() and p.name != ".league-build.json")   # (its manifest)
         return report, files, max(forks)
@@ -111,7 +111,7 @@ def test_a_build_leaves_no_reference_cycle_holding_its_results(tmp_path):
     was = gc.isenabled()
     gc.disable()
     try:
-        report = build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates",
+        report = build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates",
                        cache_dir=tmp_path / "cache", search=False)
         results = weakref.ref(report.results)
         del report
@@ -137,7 +137,7 @@ def test_rebuilding_in_one_process_keeps_the_live_objects_flat(tmp_path):
     try:
         for i in range(5):
             stage.write_text(stage.read_text(encoding="utf-8") + f"\n# edição {i}\n", encoding="utf-8")
-            build(content, tmp_path / "site", templates=ROOT / "templates", cache_dir=tmp_path / "cache",
+            build(content, tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=tmp_path / "cache",
                   search=False)
             counts.append(len(gc.get_objects()))
     finally:
@@ -165,14 +165,14 @@ def test_a_team_page_follows_its_squad_pairs_pages(tmp_path):
                                                              '{home: 6, away: 5, score: "5-12 5-12"}')},
                             clubs=["aa", "bb"], pairs_per_team=6)
     cache, site = tmp_path / "cache", tmp_path / "site"
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     team_page = site / "equipes" / "aa" / "index.html"
     assert team_page.read_text(encoding="utf-8").count('href="/duplas/aa-6a--aa-6b/"') == 1
     _edit(content / "seasons/2026/truco/etapa-2.yaml", '{home: 6, away: 5, score: "5-12 5-12"}', '"5-12 5-12"')
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     assert not (site / "duplas" / "aa-6a--aa-6b").exists()
     assert 'href="/duplas/aa-6a--aa-6b/"' not in team_page.read_text(encoding="utf-8")
-    build(content, tmp_path / "cold", templates=ROOT / "templates", cache_dir=False)
+    build(content, tmp_path / "cold", templates=ROOT / "league" / "templates", cache_dir=False)
     assert _tree(site) == _tree(tmp_path / "cold")
 
 
@@ -193,7 +193,7 @@ def test_keys_worked_out_beside_the_render_serve_the_next_rebuild(tmp_path, monk
     content, cache, site = tmp_path / "content", tmp_path / "cache", tmp_path / "site"
     shutil.copytree(ROOT / "content", content)
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(ROOT / "league" / "templates", templates)
     # (without a search index, so that no pagefind runs after the pages, beside which the build's own process
     # works the keys out itself: the first, cold, build takes the helper too)
     first = build(content, site, templates=templates, cache_dir=cache, search=False)
@@ -243,7 +243,7 @@ def test_pages_rendered_to_the_same_bytes_keep_their_stubs_and_the_index_stays_r
     content, cache, site = tmp_path / "content", tmp_path / "cache", tmp_path / "site"
     shutil.copytree(ROOT / "content", content)
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(ROOT / "league" / "templates", templates)
     first = build(content, site, templates=templates, cache_dir=cache)
     monkeypatch.setattr(S, "stub", counted)
     base = templates / "base.html"

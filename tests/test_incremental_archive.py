@@ -80,13 +80,13 @@ def test_chain_of_incremental_builds_equals_cold_builds(archive, tmp_path):
     content = tmp_path / "content"
     shutil.copytree(archive / "content", content)
     site, cache = tmp_path / "site", tmp_path / "cache"
-    first = build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    first = build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     assert first.rendered > 100
     for i, edit in enumerate(EDITS):
         edit(content)
-        report = build(content, site, templates=ROOT / "templates", cache_dir=cache)
+        report = build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
         cold = tmp_path / f"cold-{i}"
-        build(content, cold, templates=ROOT / "templates", cache_dir=False)
+        build(content, cold, templates=ROOT / "league" / "templates", cache_dir=False)
         assert _tree(site) == _tree(cold), f"after {edit.__name__}"
         if edit is score:
             # the changed stage's page, its season, the pages of its teams, clubs, pairs and players, and
@@ -103,7 +103,7 @@ def test_a_rebuild_works_out_only_the_keys_of_pages_in_the_changed_season(archiv
     content = tmp_path / "content"
     shutil.copytree(archive / "content", content)
     site, cache = tmp_path / "site", tmp_path / "cache"
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     worked_out: dict = {"pair": [], "player": []}
     seasons: dict = {}
     pair_key, player_key = PageKeys.pair, PageKeys.player
@@ -121,7 +121,7 @@ def test_a_rebuild_works_out_only_the_keys_of_pages_in_the_changed_season(archiv
     monkeypatch.setattr(PageKeys, "pair", pair)
     monkeypatch.setattr(PageKeys, "player", player)
     score(content)
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     assert worked_out["pair"] and worked_out["player"]
     assert all("2025" in seasons[p] for p in worked_out["pair"]), "a pair page without a 2025 stage was keyed again"
     assert all("2025" in seasons[p] for p in worked_out["player"]), "a player page without 2025 was keyed again"

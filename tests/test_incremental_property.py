@@ -43,7 +43,7 @@ from league.engine.build import build
 from tests.util import synth
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
+TEMPLATES = ROOT / "league" / "templates"
 SYNTH = ["--seasons", "3", "--teams", "8", "--championships", "2", "--seed", "5"]
 
 

@@ -65,7 +65,7 @@ def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):
 
 def test_content_errors_and_usage_errors_keep_their_status(monkeypatch, tmp_path):
     res = CliRunner().invoke(main, ["chek"])
-    assert res.exit_code == 2 and "No such command" in res.output
+    assert res.exit_code == 2 and "erro: o comando 'chek' não existe." in res.output
     res = CliRunner().invoke(main, ["check", "--format", "xml"])
     assert res.exit_code == 2
     res = CliRunner().invoke(main, ["--debug", "check", "--content", str(tmp_path / "nada")])

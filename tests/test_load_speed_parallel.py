@@ -309,7 +309,7 @@ def test_a_broken_template_is_reported_as_without_workers(content, tmp_path, mon
     import jinja2
     from league.engine.build import build
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(ROOT / "league" / "templates", templates)
     (templates / "team.html").write_text("{% extends 'base.html' %}{% block main %}{% if %}{% endblock %}\n",
                                          encoding="utf-8")
     errors = []

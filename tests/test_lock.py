@@ -241,7 +241,7 @@ def test_netlify_builds_the_site_from_the_lock_in_a_fresh_venv(fresh_venv, tmp_p
     run([str(fresh_venv / "bin" / "pip"), "check"], env=env)
     frozen = run([str(fresh_venv / "bin" / "pip"), "list", "--format", "json", "--exclude-editable"], env=env)
     installed = {canonicalize_name(d["name"]): d["version"] for d in json.loads(frozen.stdout)}
-    installed = {n: v for n, v in installed.items() if n not in ("pip", "setuptools", "wheel", "league")}
+    installed = {n: v for n, v in installed.items() if n not in ("pip", "setuptools", "wheel", "liga-truco")}
     expected = {n: p.version for n, p in read_lock(SITE)[0].items() if p.applies()}
     assert installed == expected
 

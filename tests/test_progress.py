@@ -67,14 +67,14 @@ def test_a_parallel_build_draws_one_bar_that_ends_at_100_percent(content, tmp_pa
     screen = _Screen()
     progress = _Progress(file=screen.file, quiet_for=0)   # drawn from the first call (the build is short)
     try:
-        report = build(content, tmp_path / "site", templates=ROOT / "templates",
+        report = build(content, tmp_path / "site", templates=ROOT / "league" / "templates",
                        cache_dir=tmp_path / "cache", progress=progress)
     finally:
         progress.close()
         text = screen.done()
-    # 351 pages and their API files (bench/synth.py, this seed): enough for the forked render workers, which
-    # are what drew a second bar
-    assert report.pages == 351
+    # 351 pages, 119 embed pages (1 season ranking, 9 clubs, 109 pairs) and their API files (bench/synth.py,
+    # this seed): enough for the forked render workers, which are what drew a second bar
+    assert report.pages == 351 + 119
     assert workers_for(report.pages) > 1 or os.cpu_count() == 1
     bars = _bars(text)
     assert bars, text

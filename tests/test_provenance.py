@@ -16,7 +16,7 @@ REPO = "https://github.com/example/fprt-resultados"
 
 
 def test_matches_and_tables_link_to_their_source_line(tmp_path):
-    build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
+    build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False)
     stage = (tmp_path / "site/2026/truco/etapa-1/index.html").read_text(encoding="utf-8")
     links = re.findall(rf'href="{REPO}/blob/main/content/seasons/2026/truco/etapa-1\.yaml#L(\d+)"', stage)
     source = (ROOT / "content/seasons/2026/truco/etapa-1.yaml").read_text(encoding="utf-8").splitlines()
@@ -31,7 +31,7 @@ def test_matches_and_tables_link_to_their_source_line(tmp_path):
 
 
 def test_updated_from_git_or_from_content_dates(tmp_path):
-    build(ROOT / "content", tmp_path / "git", templates=ROOT / "templates", cache_dir=False)
+    build(ROOT / "content", tmp_path / "git", templates=ROOT / "league" / "templates", cache_dir=False)
     page = (tmp_path / "git/2026/truco/etapa-1/index.html").read_text(encoding="utf-8")
     log = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%cs", "--",
                           "content/seasons/2026/truco/etapa-1.yaml"], capture_output=True, text=True)
@@ -40,6 +40,6 @@ def test_updated_from_git_or_from_content_dates(tmp_path):
     # without git: the stage's own date (etapa-1 is on 14 March 2026)
     copy = tmp_path / "nogit" / "content"
     shutil.copytree(ROOT / "content", copy)
-    build(copy, tmp_path / "nogit" / "site", templates=ROOT / "templates", cache_dir=False)
+    build(copy, tmp_path / "nogit" / "site", templates=ROOT / "league" / "templates", cache_dir=False)
     page = (tmp_path / "nogit/site/2026/truco/etapa-1/index.html").read_text(encoding="utf-8")
     assert "atualizado em 14 de março de 2026" in page

@@ -446,23 +446,33 @@ rounds:
 CHAMPIONSHIP_KEYS = ["season", "championship", "status", "classification", "registration_money"]
 LINE_KEYS = ["position", "tied", "player", "number", "rounds", "net", "positive_rounds", "points_won", "best_round",
              "champion", "disqualified", "prize", "decided_by"]
+# the names issue 37 added beside the ids; the keys of outputs.md stay, in their order
+NAMES = {"championship_name", "player_name"}
+
+
+def contract(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in NAMES}
 
 
 def test_quatrilho_json_has_exactly_the_keys_of_outputs_md(tmp_path):
     report = run(tmp_path, {"teste": DQ})
     files = api_files(report.results)
     data = json.loads(files["api/2026/quatrilho/teste.json"])
-    assert list(data) == CHAMPIONSHIP_KEYS
-    assert all(list(e) == LINE_KEYS for e in data["classification"])
-    first = data["classification"][0]
+    assert list(contract(data)) == CHAMPIONSHIP_KEYS
+    assert all(list(contract(e)) == LINE_KEYS for e in data["classification"])
+    # the names beside the ids: the file's `name:` (head()) and players.yaml's (write_content: "Jogador <id>")
+    assert data["championship_name"] == "Campeonato Teste"
+    assert data["classification"][0]["player_name"] == "Jogador q01"
+    first = contract(data["classification"][0])
     assert first == {"position": 1, "tied": True, "player": "q01", "number": 1, "rounds": [50], "net": 50,
                      "positive_rounds": 1, "points_won": 50, "best_round": 50, "champion": False,
                      "disqualified": True, "prize": 0, "decided_by": None}
     assert data["classification"][1]["prize"] == 24 and data["registration_money"] == 80
     q = json.loads(files["api/2026/quatrilho/qualifiers.json"])
     assert list(q) == ["season", "qualifiers"]
-    assert q["qualifiers"][0] == {"championship": "teste", "position": 1, "player": "q02"}
-    assert all(list(e) == ["championship", "position", "player"] for e in q["qualifiers"])
+    assert q["qualifiers"][0] == {"championship": "teste", "championship_name": "Campeonato Teste", "position": 1,
+                                  "player": "q02", "player_name": "Jogador q02"}
+    assert all(list(contract(e)) == ["championship", "position", "player"] for e in q["qualifiers"])
     csv = files["api/2026/quatrilho/teste-classificacao.csv"].splitlines()
     assert csv[0] == ("position,tied,player,number,round_1,net,positive_rounds,points_won,best_round,champion,"
                       "disqualified,prize,decided_by")

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not (ROOT / "content" / "seasons" / "2026" / "qu
 def site(tmp_path_factory):
     from league.engine.build import build
     out = tmp_path_factory.mktemp("site")
-    report = build(ROOT / "content", out, templates=ROOT / "templates")
+    report = build(ROOT / "content", out, templates=ROOT / "league" / "templates")
     return out, report
 
 

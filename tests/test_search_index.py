@@ -23,18 +23,18 @@ def test_search_index_reused_after_a_score_change_rebuilt_after_a_rename(tmp_pat
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     site = tmp_path / "site"
-    build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=tmp_path / "cache")
     first = _index_inodes(site)
     assert first, "the first build writes an index"
     stage = content / "seasons/2026/truco/etapa-4.yaml"
     text = stage.read_text(encoding="utf-8")
     m = re.search(r'"12-(\d) ', text)
     stage.write_text(text[:m.start()] + f'"12-{(int(m.group(1)) + 1) % 11} ' + text[m.end():], encoding="utf-8")
-    build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=tmp_path / "cache")
     assert _index_inodes(site) == first  # same files, linked from the previous site: pagefind did not run
     clubs = content / "clubs.yaml"
     clubs.write_text(clubs.read_text(encoding="utf-8").replace("name: ", "name: Novo ", 1), encoding="utf-8")
-    build(content, site, templates=ROOT / "templates", cache_dir=tmp_path / "cache")
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=tmp_path / "cache")
     assert _index_inodes(site) != first  # a renamed club is indexed again
 
 
@@ -43,14 +43,14 @@ def test_a_whole_site_built_again_from_the_cache_takes_its_index_from_there(tmp_
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     site, cache = tmp_path / "site", tmp_path / "cache"
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     first = {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}
     shutil.rmtree(site)   # a CI build that restores .league-cache only
 
     def no_pagefind(*args, **kwargs):
         raise AssertionError("pagefind ran")
     monkeypatch.setattr(S, "StubIndexing", no_pagefind)
-    build(content, site, templates=ROOT / "templates", cache_dir=cache)
+    build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
     again = {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "pagefind").rglob("*") if p.is_file()}
     assert again == first
     # a renamed club: the kept index is another one, so pagefind runs (and fails here)
@@ -58,7 +58,7 @@ def test_a_whole_site_built_again_from_the_cache_takes_its_index_from_there(tmp_
     clubs.write_text(clubs.read_text(encoding="utf-8").replace("name: ", "name: Novo ", 1), encoding="utf-8")
     shutil.rmtree(site)
     with pytest.raises(AssertionError, match="pagefind ran"):
-        build(content, site, templates=ROOT / "templates", cache_dir=cache)
+        build(content, site, templates=ROOT / "league" / "templates", cache_dir=cache)
 
 
 @pytest.mark.parametrize("env", [None, "/opt/pagefind/bin/pagefind"])
@@ -84,8 +84,8 @@ def test_two_builds_of_the_same_content_write_the_same_index(tmp_path):
     # pagefind numbers the pages in the order it finds them: the stubs are written in path order into a new
     # scratch folder each time, so the same content gives the same index, byte for byte
     one, two = tmp_path / "one", tmp_path / "two"
-    build(ROOT / "content", one, templates=ROOT / "templates", cache_dir=False)
-    build(ROOT / "content", two, templates=ROOT / "templates", cache_dir=False)
+    build(ROOT / "content", one, templates=ROOT / "league" / "templates", cache_dir=False)
+    build(ROOT / "content", two, templates=ROOT / "league" / "templates", cache_dir=False)
     first = _index_files(one)
     assert any(rel.startswith("pagefind/fragment/") for rel in first) and "pagefind/pagefind.js" in first
     assert _index_files(two) == first
@@ -99,7 +99,7 @@ def test_a_build_without_search_writes_no_index_and_runs_no_pagefind(tmp_path, m
         raise AssertionError("pagefind ran")
     monkeypatch.setattr(S, "StubIndexing", no_pagefind)
     site = tmp_path / "site"
-    build(ROOT / "content", site, templates=ROOT / "templates", cache_dir=False, search=False)
+    build(ROOT / "content", site, templates=ROOT / "league" / "templates", cache_dir=False, search=False)
     assert (site / "index.html").is_file() and (site / "busca" / "index.html").is_file()
     assert not (site / "pagefind").exists() and not (site / ".pagefind-digest").exists()
 

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not available(), reason="pagefind is not install
 def site(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("stubs")
     out = tmp / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates", cache_dir=tmp / "cache")
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates", cache_dir=tmp / "cache")
     return out
 
 
@@ -219,7 +219,7 @@ def test_a_failing_pagefind_is_reported_with_its_message_and_leaves_nothing(site
     (out / ".pagefind-digest").write_text("outro", encoding="utf-8")   # the index must be made again
     before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
     with pytest.raises(SearchError, match="erro simulado do pagefind"):
-        build(ROOT / "content", out, templates=ROOT / "templates", cache_dir=False)
+        build(ROOT / "content", out, templates=ROOT / "league" / "templates", cache_dir=False)
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dest", "pagefind", "scratch", "site"]
     assert list(scratch.iterdir()) == []
@@ -296,7 +296,7 @@ def test_a_build_that_fails_while_pagefind_runs_stops_it(tmp_path, monkeypatch, 
         raise OSError("disco cheio")
     monkeypatch.setattr(SI, "finish_search_index", fail)
     with pytest.raises(OSError, match="disco cheio"):
-        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False)
     assert len(stopped) == 1 and _ended(stopped)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scratch"] and list(scratch.iterdir()) == []
 
@@ -365,18 +365,18 @@ def test_a_cold_build_indexes_while_it_renders_in_two_processes_and_writes_the_s
     monkeypatch.setattr(S, "start_index_stubs", spy)
     monkeypatch.setattr(R, "PARALLEL_MIN", 1)
     streamed = tmp_path / "streamed"
-    build(ROOT / "content", streamed, templates=ROOT / "templates", cache_dir=False)
+    build(ROOT / "content", streamed, templates=ROOT / "league" / "templates", cache_dir=False)
     assert streams == [True]
     monkeypatch.setattr(SI, "index_reusable", lambda writer, cache: True)   # index after rendering
     after = tmp_path / "after"
-    build(ROOT / "content", after, templates=ROOT / "templates", cache_dir=False)
+    build(ROOT / "content", after, templates=ROOT / "league" / "templates", cache_dir=False)
     assert streams == [True, False]
     files = _files(streamed)
     assert files == _files(after)
     assert any(rel.startswith("pagefind/fragment/") for rel in files)
     # the charts, written by the process that rendered their page, are the in-memory render's, all of them
     from league.engine.build import check, render_files
-    memory = render_files(check(ROOT / "content", cache_dir=False).results, ROOT / "templates")
+    memory = render_files(check(ROOT / "content", cache_dir=False).results, ROOT / "league" / "templates")
     charts = {rel: data for rel, data in memory.items() if rel.endswith(".svg")}
     assert charts and {rel: data for rel, data in files.items() if rel.endswith(".svg")} == \
         {rel: data.encode("utf-8") if isinstance(data, str) else data for rel, data in charts.items()}
@@ -426,7 +426,7 @@ def test_templates_that_index_another_kind_of_page_get_the_index_of_every_page_i
     import league.engine.rendering as R
     import league.site.search as S
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(ROOT / "league" / "templates", templates)
     season = templates / "season.html"
     text = season.read_text(encoding="utf-8")
     assert "<h1>{{ season.title }}</h1>" in text
@@ -466,7 +466,7 @@ def test_a_worker_failing_while_pagefind_indexes_stops_it_and_writes_nothing(tmp
         return render_page(plan, job)
     monkeypatch.setattr(R, "render_page", flaky)
     with pytest.raises(RuntimeError, match="falha simulada no worker"):
-        build(ROOT / "content", tmp_path / "site", templates=ROOT / "templates", cache_dir=False)
+        build(ROOT / "content", tmp_path / "site", templates=ROOT / "league" / "templates", cache_dir=False)
     assert len(stopped) == 1 and _ended(stopped)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scratch"] and list(scratch.iterdir()) == []
 

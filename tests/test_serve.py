@@ -143,7 +143,7 @@ class Events:
 def server(tmp_path):
     content = copy_base(tmp_path / "src")
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(ROOT / "league" / "templates", templates)
     lines: list[str] = []
     srv = DevServer(content, tmp_path / "out" / "site", templates=templates, port=0,
                     echo=lines.append)

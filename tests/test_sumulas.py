@@ -257,7 +257,7 @@ def test_the_demo_final_and_scheduled_stages_have_no_sheet(tmp_path):
 def test_unknown_season_or_stage_is_a_usage_error_with_suggestions(content):
     res = run("sumulas", "2025", "etapa-2", "--content", content)
     assert res.exit_code == 2
-    assert (f'Invalid value for SEASON: temporada "2025" não encontrada em {content}/seasons/; você quis dizer '
+    assert (f'valor inválido para TEMPORADA: temporada "2025" não encontrada em {content}/seasons/; você quis dizer '
             '"2026"?') in res.output
     res = run("sumulas", "2026", "etapa2", "--content", content)
     assert res.exit_code == 2
@@ -300,7 +300,7 @@ def test_sumulas_is_listed_in_the_help():
 def test_the_template_is_compiled_by_the_site_environment():
     # every template under templates/ is compiled by a build (league.site.render.prepare_env)
     from league.site.render import prepare_env
-    env = prepare_env(ROOT / "templates", "pt_BR")
+    env = prepare_env(ROOT / "league" / "templates", "pt_BR")
     assert env.get_template("sumulas.html") is not None
 
 

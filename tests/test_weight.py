@@ -58,7 +58,7 @@ class Assets(HTMLParser):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("weight") / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates")
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates")
     return out
 
 

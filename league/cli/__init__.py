@@ -10,11 +10,13 @@ from pathlib import Path
 import click
 
 from league import __version__
+from league.cli.conventions import CONTEXT, QUIET, VERBOSE, Group, detail, info, level, verbosity_options
 from league.content.diagnostics import LeagueError
 from league.site.writer import OutError
 
 
 def _print_diags(diags, fmt: str) -> None:
+    """The problems found: on stdout for a machine (github, json), else on stderr — with -q, errors only."""
     if fmt == "github":
         for d in diags:
             click.echo(d.format_github())
@@ -22,7 +24,13 @@ def _print_diags(diags, fmt: str) -> None:
         click.echo(json.dumps([d.as_json() for d in diags], ensure_ascii=False, indent=2))
     else:
         for d in diags:
-            click.echo(d.format_text(), err=True)
+            if d.level == "error" or level() > QUIET:
+                click.echo(d.format_text(), err=True)
+
+
+def _progress():
+    """The progress bar of a long build or check: on a terminal, unless -q."""
+    return _Progress() if sys.stderr.isatty() and level() > QUIET else None
 
 
 class _Progress:
@@ -90,7 +98,7 @@ LAZY = {"schema": ("league.cli.schema", "schema"), "new": ("league.cli.new", "ne
         "sumulas": ("league.cli.sumulas", "sumulas")}
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *LAZY])
 
@@ -144,32 +152,42 @@ def _internal_error(exc: BaseException, ctx: click.Context) -> None:
     sys.exit(3)
 
 
-@click.group(cls=LazyGroup)
-@click.version_option(__version__, prog_name="league")
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="league")
 @click.option("--debug", is_flag=True,
               help="Mostra o traceback completo de um erro interno (também com LEAGUE_DEBUG=1).")
+@verbosity_options
 def main(debug: bool) -> None:
-    """Publica classificações e rankings de federações de Truco e Quatrilho como um site estático."""
+    """Publica classificações e rankings de federações de Truco e Quatrilho como um site estático.
+
+    Autocompletar no bash: eval "$(_LEAGUE_COMPLETE=bash_source league)" (zsh: zsh_source; fish:
+    fish_source)."""
+
+
+CONTENT_HELP = "Pasta de conteúdo (league.yaml, clubs.yaml, players.yaml, seasons/…)."
 
 
 @main.command()
-@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
-@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True,
+              help=CONTENT_HELP)
+@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True,
+              help="Pasta onde o site é escrito.")
 @click.option("--strict", is_flag=True, help="Avisos contam como erros.")
 @click.option("--draft", is_flag=True, help="Prévia: faixa de rascunho em cada página e nada indexável.")
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
 @click.option("--no-search", is_flag=True, help="Não gera o índice de busca (pagefind).")
 @click.option("--force", is_flag=True, help="Substitui uma pasta --out que não foi escrita pelo league.")
+@verbosity_options
 def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path | None, no_search: bool,
           force: bool) -> None:
     """Valida, calcula e escreve o site inteiro."""
     from league.engine.build import build as do_build
-    progress = _Progress() if sys.stderr.isatty() else None
+    progress = _progress()
+    _where(content, templates, out)
     try:
         try:
             report = do_build(content, out, strict=strict, templates=templates, draft=draft, search=not no_search,
-                              progress=progress, skip_unchanged=True, force=force,
-                              say=lambda text: click.echo(text, err=True))
+                              progress=progress, skip_unchanged=True, force=force, say=info)
         finally:   # the bar ends before anything else is printed (an error too)
             if progress is not None:
                 progress.close()
@@ -177,9 +195,42 @@ def build(content: Path, out: Path, strict: bool, draft: bool, templates: Path |
         _build_failed(exc, out)
         raise   # a RuntimeError that is no search failure: a bug
     _print_diags(report.diagnostics, "text")
+    _computed(report)
     pages = f"{report.rendered} de {report.pages} página(s) gerada(s), " if report.pages else ""
-    click.echo(f"site escrito em {out}/: {pages}{report.written} arquivo(s) escrito(s), {report.unchanged} "
-               f"inalterado(s), em {report.seconds:.1f} s.", err=True)
+    info(f"site escrito em {out}/: {pages}{report.written} arquivo(s) escrito(s), {report.unchanged} "
+         f"inalterado(s), em {report.seconds:.1f} s.")
+
+
+def _where(content: Path, templates: Path | None = None, out: Path | None = None) -> None:
+    """-v: where league reads (the content; for a build, the templates: the package's or a site's own) and
+    writes."""
+    if level() < VERBOSE:
+        return
+    from league.engine.cache import default_dir
+    from league.site.paths import default_templates
+    own = default_templates()
+    whose = "de --templates" if templates else ("do pacote" if own.resolve().is_relative_to(
+        Path(__file__).resolve().parents[1]) else "da pasta do site")
+    detail(f"league {__version__} (Python {sys.version.split()[0]})")
+    detail(f"conteúdo: {Path(content).resolve()}")
+    detail(f"cache: {default_dir(content)}")
+    if out is not None:
+        detail(f"templates {whose}: {Path(templates or own).resolve()}")
+        detail(f"site: {Path(out).resolve()}")
+
+
+def _computed(report) -> None:
+    """-v: what was computed, season by season (nothing after a build that found nothing changed)."""
+    if level() < VERBOSE:
+        return
+    if report.results is None:
+        detail("nada mudou desde o último build (conteúdo, templates, opções): nada foi calculado de novo")
+        return
+    for sr in report.results.seasons:
+        detail(f"temporada {sr.season.year}: {len(sr.stages)} etapa(s) de Truco, {len(sr.championships)} "
+               f"campeonato(s) de Quatrilho, {len(sr.clubs)} clube(s) e {len(sr.pairs)} dupla(s) no ranking")
+    if report.pages:
+        detail(f"{report.pages - report.rendered} página(s) mantida(s) do build anterior, sem mudança")
 
 
 def _build_failed(exc: Exception, out: Path) -> None:
@@ -209,13 +260,17 @@ def _build_failed(exc: Exception, out: Path) -> None:
 
 
 @main.command()
-@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
-@click.option("--format", "fmt", default="text", type=click.Choice(["text", "github", "json"]), show_default=True)
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True,
+              help=CONTENT_HELP)
+@click.option("--format", "fmt", default="text", type=click.Choice(["text", "github", "json"]), show_default=True,
+              help="text: para ler no terminal; github: anotações do GitHub Actions; json: para outro programa.")
 @click.option("--strict", is_flag=True, help="Avisos contam como erros.")
+@verbosity_options
 def check(content: Path, fmt: str, strict: bool) -> None:
     """Valida e calcula tudo, sem escrever nada."""
     from league.engine.build import check as do_check
-    progress = _Progress() if sys.stderr.isatty() else None   # the files being read, as in league build
+    progress = _progress()   # the files being read, as in league build
+    _where(content)
     try:
         try:
             report = do_check(content, strict=strict, progress=progress)
@@ -230,8 +285,9 @@ def check(content: Path, fmt: str, strict: bool) -> None:
         sys.exit(1)
     _print_diags(report.diagnostics, fmt)
     if fmt == "text":
+        _computed(report)
         w = len(report.diagnostics)
-        click.echo("conteúdo válido" + (f" ({w} aviso(s))." if w else "."), err=True)
+        info("conteúdo válido" + (f" ({w} aviso(s))." if w else "."))
 
 
 def run() -> None:
@@ -239,7 +295,15 @@ def run() -> None:
     # league uses no pydantic plugin (PYDANTIC_DISABLE_PLUGINS, documented by pydantic): pydantic would look
     # for them among every installed package's entry points (~20 ms of every command's start)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    main()
+    if os.environ.get(COMPLETE_VAR):   # the shell asks for completions: click's words for it in Portuguese too
+        import click.shell_completion  # noqa: F401
+        from league.cli import clickpt
+        clickpt.install()
+    main(complete_var=COMPLETE_VAR)
+
+
+# shell completion (click's): eval "$(_LEAGUE_COMPLETE=bash_source league)", also for `python -m league`
+COMPLETE_VAR = "_LEAGUE_COMPLETE"
 
 
 if __name__ == "__main__":  # pragma: no cover

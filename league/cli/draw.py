@@ -11,6 +11,8 @@ from typing import Optional, Sequence
 
 import click
 
+from league.cli.conventions import Command, verbosity_options
+
 from league.content.diagnostics import LeagueError
 from league.games.quatrilho.championship import Championship
 from league.games.quatrilho.draw import DrawProposal, propose_draw
@@ -38,7 +40,7 @@ def locate(arg: str, content: Optional[Path]) -> Located:
     path = Path(arg)
     if not path.is_file():
         raise click.BadParameter(f"arquivo \"{arg}\" não encontrado; use o caminho do arquivo do campeonato ou "
-                                 "<ano>/<id>, ex.: 2026/chapeco", param_hint="CHAMPIONSHIP")
+                                 "<ano>/<id>, ex.: 2026/chapeco", param_hint="CAMPEONATO")
     return Located(path, content if content is not None else _content_of(arg, path))
 
 
@@ -50,7 +52,7 @@ def _by_id(arg: str, m: re.Match, root: Path) -> Path:
         from league.content.diagnostics import did_you_mean
         hint = did_you_mean(arg, known) or (f"campeonatos: {', '.join(known)}" if known else
                                             f"nenhum campeonato em {root}/seasons/*/quatrilho/")
-        raise click.BadParameter(f"campeonato \"{arg}\" não encontrado ({path}); {hint}", param_hint="CHAMPIONSHIP")
+        raise click.BadParameter(f"campeonato \"{arg}\" não encontrado ({path}); {hint}", param_hint="CAMPEONATO")
     return path
 
 
@@ -59,7 +61,7 @@ def _content_of(arg: str, path: Path) -> Path:
     parts = path.resolve().parents
     if len(parts) < 4 or parts[0].name != "quatrilho" or parts[2].name != "seasons":
         raise click.BadParameter(f"\"{arg}\" não está em <conteúdo>/seasons/<ano>/quatrilho/; indique a pasta "
-                                 "de conteúdo com --content", param_hint="CHAMPIONSHIP")
+                                 "de conteúdo com --content", param_hint="CAMPEONATO")
     return parts[3]
 
 
@@ -211,9 +213,9 @@ def write_round(loc: Located, proposal: DrawProposal, absent: Sequence[int] = ()
     return ch.rounds[proposal.round - 1].mark.line
 
 
-@click.command("draw")
-@click.argument("championship")
-@click.argument("round_number", metavar="ROUND", type=click.IntRange(min=1))
+@click.command("draw", cls=Command)
+@click.argument("championship", metavar="CAMPEONATO")
+@click.argument("round_number", metavar="RODADA", type=click.IntRange(min=1))
 @click.option("--seed", type=int, default=None, help="Semente do sorteio; sem ela, uma nova é sorteada e mostrada.")
 @click.option("--write", "do_write", is_flag=True,
               help="Acrescenta a rodada, com as mesas sorteadas e as fichas em branco (null), ao arquivo.")
@@ -221,11 +223,12 @@ def write_round(loc: Located, proposal: DrawProposal, absent: Sequence[int] = ()
               help="Número de inscrição de quem não joga a rodada (repita a opção para vários).")
 @click.option("--content", default=None, type=click.Path(path_type=Path),
               help="Pasta de conteúdo (padrão: a do arquivo, ou content/).")
+@verbosity_options
 def draw(championship: str, round_number: int, seed: Optional[int], do_write: bool, absent: tuple,
          content: Optional[Path]) -> None:
     """Propõe o sorteio de mesas e cadeiras de uma rodada de Quatrilho (Art. 9, 14).
 
-    CHAMPIONSHIP é o arquivo do campeonato (content/seasons/2026/quatrilho/chapeco.yaml) ou 2026/chapeco.
+    CAMPEONATO é o arquivo do campeonato (content/seasons/2026/quatrilho/chapeco.yaml) ou 2026/chapeco.
     """
     loc = locate(championship, content)
     if seed is None:

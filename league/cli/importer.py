@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from league.cli.conventions import Group, info, verbosity_options
+
 from league.cli.new import Refused, _modeline, check_id, check_season, stage_name
 
 
@@ -60,7 +62,8 @@ def import_stage_text(content: Path, season: str, stage_id: str, text: str, wher
     return toplist.stage_text(head, entries, places)
 
 
-@click.group("import")
+@click.group("import", cls=Group)
+@verbosity_options
 def import_cmd() -> None:
     """Importa resultados publicados (histórico) para arquivos de conteúdo."""
 
@@ -68,19 +71,20 @@ def import_cmd() -> None:
 @import_cmd.command("stage")
 @click.option("--content", default="content", type=click.Path(file_okay=False, path_type=Path), show_default=True,
               help="Pasta de conteúdo.")
-@click.option("--date", required=True, help="Data da etapa, AAAA-MM-DD.")
+@click.option("--date", required=True, metavar="AAAA-MM-DD", help="Data da etapa.")
 @click.option("--name", default=None, help="Nome da etapa (padrão: do id, etapa-1 → 1ª Etapa).")
 @click.option("--city", default=None, help="Cidade.")
 @click.option("--host", default=None, help="Clube anfitrião (id).")
 @click.option("--source", default=None, help="Endereço onde a classificação foi publicada.")
 @click.option("--print", "show", is_flag=True, help="Mostra o arquivo em vez de escrevê-lo.")
-@click.argument("season")
+@click.argument("season", metavar="TEMPORADA")
 @click.argument("id", metavar="ID")
 @click.argument("listing", metavar="[LISTA]", default="-", type=click.File("r", encoding="utf-8"))
+@verbosity_options
 def import_stage(content: Path, date: str, name: str | None, city: str | None, host: str | None,
                  source: str | None, show: bool, season: str, id: str, listing) -> None:  # noqa: A002
     """Etapa conhecida só pela classificação final: lê a lista colada (\"1º APTRU\", \"2. Trupuava\",
-    \"3º= Los Maikas\"…) de LISTA ou da entrada padrão e escreve content/seasons/SEASON/truco/ID.yaml."""
+    \"3º= Los Maikas\"…) de LISTA ou da entrada padrão e escreve content/seasons/TEMPORADA/truco/ID.yaml."""
     check_season(season)
     check_id(id, "uma etapa")
     where = "stdin" if listing.name in ("<stdin>", "-") else listing.name
@@ -97,5 +101,5 @@ def import_stage(content: Path, date: str, name: str | None, city: str | None, h
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "x", encoding="utf-8") as fh:   # "x": never overwrite, even in a race
         fh.write(_modeline(target, content, "stage.schema.json") + body)
-    click.echo(f"criado {target}", err=True)
-    click.echo("confira os lugares e rode `league check`", err=True)
+    info(f"criado {target}")
+    info("confira os lugares e rode `league check`")

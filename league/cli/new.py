@@ -1,4 +1,5 @@
-"""`league new stage|championship SEASON ID`: writes a commented skeleton file for an editor to fill in.
+"""`league new stage|championship SEASON ID`: writes a commented skeleton file for an editor to fill in;
+`league new site FOLDER`: a new federation's content, ready to build (league/cli/new_site.py).
 
 Every value the editor must supply is a placeholder in angle brackets (`<AAAA-MM-DD>`, `<equipe-1>`,
 `"<placar>"`) chosen so that `league check` rejects it at its line until it is replaced; once every
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Optional
 
 import click
+
+from league.cli.conventions import Group, detail, info, verbosity_options
 
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 YEAR = re.compile(r"^\d{4}$")
@@ -302,35 +305,86 @@ _content_option = click.option("--content", default="content", type=click.Path(f
                                show_default=True, help="Pasta de conteúdo.")
 
 
-@click.group("new")
+@click.group("new", cls=Group)
+@verbosity_options
 def new() -> None:
-    """Cria o esqueleto comentado de uma etapa ou de um campeonato, para preencher."""
+    """Cria o conteúdo de um site novo, ou o esqueleto comentado de uma etapa ou de um campeonato."""
 
 
 def _run(content: Path, kind: str, season: str, file_id: str, what: str) -> None:
     check_season(season)
     check_id(file_id, what)
     path, schema = new_file(content, kind, season, file_id)
-    click.echo(f"criado {path}", err=True)
+    info(f"criado {path}")
     if schema is not None:
-        click.echo(f"criado {schema} (o esquema que o editor usa para completar e conferir o arquivo)", err=True)
-    click.echo("preencha os campos <…> e rode `league check`", err=True)
+        info(f"criado {schema} (o esquema que o editor usa para completar e conferir o arquivo)")
+    info("preencha os campos <…> e rode `league check`")
 
 
 @new.command("stage")
 @_content_option
-@click.argument("season")
+@click.argument("season", metavar="TEMPORADA")
 @click.argument("id", metavar="ID")
+@verbosity_options
 def new_stage(content: Path, season: str, id: str) -> None:  # noqa: A002 - the CLI argument is ID
-    """Etapa do Truco: content/seasons/SEASON/truco/ID.yaml."""
+    """Etapa do Truco: content/seasons/TEMPORADA/truco/ID.yaml."""
     _run(content, "truco", season, id, "uma etapa")
 
 
 @new.command("championship")
 @_content_option
-@click.argument("season")
+@click.argument("season", metavar="TEMPORADA")
 @click.argument("id", metavar="ID")
+@verbosity_options
 def new_championship(content: Path, season: str, id: str) -> None:  # noqa: A002
-    """Campeonato de Quatrilho: content/seasons/SEASON/quatrilho/ID.yaml."""
+    """Campeonato de Quatrilho: content/seasons/TEMPORADA/quatrilho/ID.yaml."""
     _run(content, "quatrilho", season, id, "um campeonato")
 
+
+
+def new_site(folder: Path, name: str, short_name: str, season: str) -> list[Path]:
+    """Writes a new federation's content under `folder` (new_site.site_files), its JSON Schemas (schemas/) and
+    the VS Code settings that use them; returns the files written. Raises Refused when `folder` is a file or
+    a folder that is not empty: nothing is written then."""
+    from league.cli.new_site import site_files
+    from league.cli.schema import update_vscode, write_schemas
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        what = "não está vazia" if folder.is_dir() else "é um arquivo"
+        raise Refused(f"{folder} {what}: nada foi escrito (escolha uma pasta nova, ex.: {folder.name}-site)")
+    written = []
+    for rel, text in site_files(name, short_name, season).items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    written += write_schemas(folder / "schemas")[0]
+    settings = folder / ".vscode" / "settings.json"
+    update_vscode(settings, folder / "schemas")
+    return [*written, settings]
+
+
+def _check_text(value: str, option: str, example: str) -> str:
+    value = " ".join(value.split())
+    if not value:
+        raise Refused(f"{option} vazio: escreva o nome (ex.: {option} \"{example}\")")
+    return value
+
+
+@new.command("site")
+@click.argument("folder", metavar="PASTA", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", default="Federação de Truco", show_default=True, help="Nome da federação.")
+@click.option("--short-name", default="FT", show_default=True, help="Sigla da federação.")
+@click.option("--season", default=None, help="Ano da temporada de exemplo [padrão: o ano atual].")
+@verbosity_options
+def new_site_cmd(folder: Path, name: str, short_name: str, season: str | None) -> None:
+    """Site novo em PASTA: league.yaml, clubes, jogadores, uma temporada e uma etapa de exemplo."""
+    import datetime
+    season = season or str(datetime.date.today().year)
+    check_season(season)
+    name = _check_text(name, "--name", "Federação Paranaense de Truco")
+    short_name = _check_text(short_name, "--short-name", "FPRT")
+    for path in new_site(folder, name, short_name, season):
+        detail(f"escrito {path}")
+    info(f"criado {folder}/ com content/ (league.yaml, clubes, jogadores, a temporada {season} e uma etapa de "
+         "exemplo) e schemas/")
+    info(f"próximos passos: cd {folder} && league build && league serve")

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 import click
+
+from league.cli.conventions import Command, info, verbosity_options
 from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
@@ -219,7 +221,7 @@ def stale_schemas(out: Path) -> list[str]:
     return bad
 
 
-@click.command("schema")
+@click.command("schema", cls=Command)
 @click.option("--out", default="schemas", type=click.Path(path_type=Path), show_default=True,
               help="Pasta onde os arquivos .schema.json são escritos.")
 @click.option("--check", "check_only", is_flag=True,
@@ -227,6 +229,7 @@ def stale_schemas(out: Path) -> list[str]:
 @click.option("--vscode", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Também atualiza yaml.schemas neste arquivo de configuração do VS Code "
                    "(ex.: .vscode/settings.json).")
+@verbosity_options
 def schema(out: Path, check_only: bool, vscode: Optional[Path]) -> None:
     """Escreve o JSON Schema de cada tipo de arquivo de conteúdo (autocompletar e ajuda no editor)."""
     if check_only:
@@ -236,17 +239,17 @@ def schema(out: Path, check_only: bool, vscode: Optional[Path]) -> None:
         if bad:
             click.echo("rode `league schema` e faça commit da pasta " + f"{out}/", err=True)
             sys.exit(1)
-        click.echo(f"{out}/: esquemas em dia.", err=True)
+        info(f"{out}/: esquemas em dia.")
         return
     written, removed = write_schemas(out)
     for p in written:
-        click.echo(f"escrito {p}", err=True)
+        info(f"escrito {p}")
     for p in removed:
-        click.echo(f"removido {p} (tipo de arquivo que não existe mais)", err=True)
+        info(f"removido {p} (tipo de arquivo que não existe mais)")
     if vscode is not None and update_vscode(vscode, out):
-        click.echo(f"atualizado {vscode}", err=True)
+        info(f"atualizado {vscode}")
     n = len(kinds())
-    click.echo(f"{out}/: {n} esquemas" + ("" if written or removed else ", nenhum mudou") + ".", err=True)
+    info(f"{out}/: {n} esquemas" + ("" if written or removed else ", nenhum mudou") + ".")
 
 
 def schema_for_file(rel_path: str) -> Optional[Kind]:

@@ -10,6 +10,8 @@ from typing import Optional
 
 import click
 
+from league.cli.conventions import Command, info, verbosity_options
+
 from league.content.diagnostics import LeagueError, did_you_mean
 
 
@@ -33,14 +35,14 @@ def stage_file(content: Path, season: str, stage: str) -> Path:
         return found[0]
     stages = sorted(p.stem for p in folder.glob("*.y*ml")) if folder.is_dir() else []
     hint = did_you_mean(stage, stages) or _choices(stages, f"etapas de {season}", folder)
-    raise click.BadParameter(f"etapa \"{stage}\" não encontrada em {folder}/; {hint}", param_hint="STAGE")
+    raise click.BadParameter(f"etapa \"{stage}\" não encontrada em {folder}/; {hint}", param_hint="ETAPA")
 
 
 def _check_season(seasons: Path, season: str) -> None:
     known = sorted(p.name for p in seasons.iterdir() if p.is_dir()) if seasons.is_dir() else []
     if season not in known:
         hint = did_you_mean(season, known) or _choices(known, "temporadas", seasons)
-        raise click.BadParameter(f"temporada \"{season}\" não encontrada em {seasons}/; {hint}", param_hint="SEASON")
+        raise click.BadParameter(f"temporada \"{season}\" não encontrada em {seasons}/; {hint}", param_hint="TEMPORADA")
 
 
 def load_stage(content: Path, path: Path):
@@ -107,16 +109,17 @@ def _listed_match(stage, i: int, p) -> str:
     return f"  {i}. {where}: {stage.teams[p.home].name} × {stage.teams[p.away].name}"
 
 
-@click.command("sumulas")
-@click.argument("season")
-@click.argument("stage", metavar="STAGE")
+@click.command("sumulas", cls=Command)
+@click.argument("season", metavar="TEMPORADA")
+@click.argument("stage", metavar="ETAPA")
 @click.option("--content", default="content", type=click.Path(file_okay=False, path_type=Path), show_default=True,
               help="Pasta de conteúdo.")
 @click.option("--out", "out", default=None, type=click.Path(path_type=Path),
-              help="Arquivo ou pasta de saída (padrão: sumulas-SEASON-STAGE.html na pasta atual).")
+              help="Arquivo ou pasta de saída (padrão: sumulas-TEMPORADA-ETAPA.html na pasta atual).")
 @click.option("--match", "matches", multiple=True, metavar="CASA:VISITANTE",
               help="Só este confronto (repita para vários), ex.: um do mata-mata, que o arquivo ainda não tem como "
                    "saber.")
+@verbosity_options
 def sumulas(season: str, stage: str, content: Path, out: Optional[Path], matches: tuple) -> None:
     """Súmulas para imprimir (A4, uma por página) dos confrontos da etapa ainda sem resultado."""
     from league.games.truco.schedule import pending_matches
@@ -129,13 +132,13 @@ def sumulas(season: str, stage: str, content: Path, out: Optional[Path], matches
         sys.exit(1)
     pending = named(st, matches) if matches else pending_matches(st)
     if not pending:
-        click.echo(f"{nothing_pending(st)}; nenhuma súmula escrita.", err=True)
+        info(f"{nothing_pending(st)}; nenhuma súmula escrita.")
         return
     dest = target(out, season, stage)
     html = render_sumulas(league, st, pending)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(html, encoding="utf-8")
-    click.echo(f"etapa \"{st.name}\": {len(pending)} súmula(s) em {dest}; abra no navegador e imprima em A4, "
-               "uma por página.", err=True)
+    info(f"etapa \"{st.name}\": {len(pending)} súmula(s) em {dest}; abra no navegador e imprima em A4, uma por "
+         "página.")
     for i, p in enumerate(pending, start=1):
-        click.echo(_listed_match(st, i, p), err=True)
+        info(_listed_match(st, i, p))

@@ -16,7 +16,7 @@ from league.content.validate import validate
 from league.content.yamlio import parse_yaml, read_text
 
 RESERVED_SLUGS = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca",
-                  "pagefind"}
+                  "pagefind", "embed"}
 _NEWS_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h2", "h3",
                 "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "s", "small", "span", "strong", "sub",

@@ -255,7 +255,8 @@ class Build:
         makes them."""
         from league.site.render import PageJob
         keys = self.plan.keys
-        self.api_jobs = [PageJob(path, None, make, None, keys.later(*key) if keys else None) for path, make, key in api]
+        self.api_jobs = [PageJob(path, None, make, None, keys.later(*key) if keys and key else None)
+                         for path, make, key in api]
         if self.api_helper is None:
             self.plan.jobs += self.api_jobs
 
@@ -404,14 +405,28 @@ class Build:
 
 
 def _api_files(results) -> list:
-    """The JSON and CSV files, season by season: (path, make, its key's kind and arguments)."""
-    from league.site.api import quatrilho_api_files, ranking_api_files, stage_api_files
+    """The JSON and CSV files, season by season, the current season's again under api/latest/, then the index
+    and the registries: (path, make, its key's kind and arguments; None: made by every build)."""
+    from league.site.api import Names, index_files
+    names = Names(results.league)
     api = []
     for sr in results.seasons:
-        y = sr.season.year
-        api.append((f"api/{y}/ranking/", lambda sr=sr: ranking_api_files(sr), ("season", sr)))
-        for res in sr.stages:
-            api.append((f"api/{y}/truco/{res.stage.id}/", lambda sr=sr, res=res: stage_api_files(sr, res),
-                        ("stage_api", res)))
-        api.append((f"api/{y}/quatrilho/", lambda sr=sr: quatrilho_api_files(sr), ("quatrilho_season", sr)))
+        api += _season_api_jobs(sr, names, sr.season.year)
+        if sr is results.current:
+            api += _season_api_jobs(sr, names, "latest")
+    api.append(("api/index/", lambda: index_files(results), None))
+    return api
+
+
+def _season_api_jobs(sr, names, folder: str) -> list:
+    """One season's API jobs, its files under api/<folder>/ (its year, or `latest`)."""
+    from league.site.api import quatrilho_api_files, ranking_api_files, stage_api_files
+    from league.site.api_index import latest
+    y = sr.season.year
+    moved = (lambda files: files) if folder == y else (lambda files: latest(files, y))
+    api = [(f"api/{folder}/ranking/", lambda: moved(ranking_api_files(sr, names)), ("season", sr))]
+    for res in sr.stages:
+        api.append((f"api/{folder}/truco/{res.stage.id}/", lambda res=res: moved(stage_api_files(sr, res, names)),
+                    ("stage_api", res)))
+    api.append((f"api/{folder}/quatrilho/", lambda: moved(quatrilho_api_files(sr, names)), ("quatrilho_season", sr)))
     return api

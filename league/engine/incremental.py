@@ -315,6 +315,10 @@ class PageKeys:
         return _h(self.base, "pair", repr(pair), self._pair_rows(pair),
                   *[_annual_line(y, e) for y, e in self._pair_annual.get(pair, ())])
 
+    def embed_pair(self, pair) -> str:
+        """A pair's embed page (league.site.embed): its lines in the current season, of what its page shows."""
+        return _h("embed", self.pair(pair))
+
     def player(self, pid: str) -> str:
         # each pair's stage lines by their digest (pair_state): the previous build's for a pair whose seasons
         # did not change

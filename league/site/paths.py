@@ -6,8 +6,13 @@ from pathlib import Path
 
 
 def default_templates() -> Path:
-    """./templates when the current folder has league's templates (a site's own copy), else league's."""
+    """./templates when the current folder has league's templates (a site's own copy), else league's own."""
     local = Path("templates")
     if (local / "base.html").exists():
         return local
-    return Path(__file__).resolve().parents[2] / "templates"
+    return own_templates()
+
+
+def own_templates() -> Path:
+    """league's templates and their static files: league/templates, installed with the package."""
+    return Path(__file__).resolve().parents[1] / "templates"

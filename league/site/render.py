@@ -17,6 +17,8 @@ from league import i18n
 from league.games.results import Results
 from league.i18n import _
 from league.models import pair_slug
+from league.site.api_index import embed_paths
+from league.site.embed import club_snippet, embed_pages, pair_snippet, ranking_snippet
 from league.site.paths import default_templates
 from league.site.rules import page_view
 from league.site.views import (
@@ -127,13 +129,14 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     env = env or _env(templates, results.league.locale)   # env: prepare_env's, for this locale
     site = Site(results)
     league = results.league
-    files, css_name, js_name = _static_files(templates, league.name)
+    files, css_name, js_name, embed_css = _static_files(templates, league.name)
     if dates is None:   # the build asks git early, while it loads (a small process forks faster)
         from league.content.provenance import git_dates
         dates = git_dates(Path(league.content_dir))
     updated = _last_update(results.seasons, dates)
     common = {"league": league, "site": site, "nav": _nav(site, results.seasons, league), "css": site.root + css_name,
-              "updated": updated, "explain": explain, "draft": draft, "js": site.root + js_name}
+              "updated": updated, "explain": explain, "draft": draft, "js": site.root + js_name,
+              "embed_css": site.root + embed_css}
     from league.site.charts import Charts
     charts = common["charts"] = Charts(results, site)
     touched: list = []   # the chart files the page being rendered asked for (kept with it on a rebuild)
@@ -143,6 +146,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     pages.add("index.html", "index.html", lambda: _home(site, results))
     for kind in (_season_pages, _club_pages, _team_pages, _pair_pages, _player_pages, _document_pages):
         kind(pages, site, results, dates)
+    embed_pages(pages, site, results)
     files.update(_site_files(env, common, site, pages.urls, draft))
     from league.site.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
     return SitePlan(env=env, common=common, jobs=pages.jobs, files=files, charts=charts, updated=updated,
@@ -158,9 +162,10 @@ class _Pages:
         self.jobs: list[PageJob] = []
         self.urls: list[str] = []
 
-    def add(self, path: str, template: str, make, page_updated=None, key=None) -> None:
+    def add(self, path: str, template: str, make, page_updated=None, key=None, listed: bool = True) -> None:
+        """A page; `listed` False keeps it out of the sitemap (the embed pages, made for other sites' frames)."""
         self.jobs.append(PageJob(path, template, make, page_updated, key))
-        if path.endswith("index.html"):
+        if listed and path.endswith("index.html"):
             self.urls.append(path[: -len("index.html")])
 
     def key(self, kind: str, *args):
@@ -168,14 +173,16 @@ class _Pages:
         return self.keys and self.keys.later(kind, *args)
 
 
-def _static_files(templates: Path, federation: str) -> tuple[dict, str, str]:
-    """The style sheet (with the printed sheets' margins, print_css) and the script, named by their digest:
-    (files, the style's path, the script's)."""
+def _static_files(templates: Path, federation: str) -> tuple[dict, str, str, str]:
+    """The style sheet (with the printed sheets' margins, print_css), the script and the embed pages' small
+    style sheet, named by their digest: (files, the style's path, the script's, the embed style's)."""
     css = (templates / "static" / "style.css").read_bytes() + print_css(federation)
     css_name = f"static/style.{hashlib.sha256(css).hexdigest()[:10]}.css"
     js = (templates / "static" / "site.js").read_bytes()
     js_name = f"static/site.{hashlib.sha256(js).hexdigest()[:10]}.js"
-    return {css_name: css, js_name: js}, css_name, js_name
+    embed = (templates / "static" / "embed.css").read_bytes()
+    embed_name = f"static/embed.{hashlib.sha256(embed).hexdigest()[:10]}.css"
+    return {css_name: css, js_name: js, embed_name: embed}, css_name, js_name, embed_name
 
 
 def _last_update(seasons, dates: dict):
@@ -228,7 +235,8 @@ def _season_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> N
     from league.games.quatrilho.views import championship_view, season_overview
     for sr in results.seasons:
         pages.add(f"{sr.season.year}/index.html", "season.html",
-                  lambda sr=sr: {**season_view(site, sr), "title": sr.season.title}, key=pages.key("season", sr))
+                  lambda sr=sr: {**season_view(site, sr), "title": sr.season.title,
+                                 "embed": ranking_snippet(site, sr)}, key=pages.key("season", sr))
         for res in sr.stages:
             pages.add(f"{sr.season.year}/truco/{res.stage.id}/index.html", "stage.html",
                       lambda sr=sr, res=res: {**stage_view(site, sr, res),
@@ -251,7 +259,9 @@ def _club_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> Non
     pages.add("clubes/index.html", "clubs.html", lambda: dict(clubs=clubs, title=_("Clubes")),
               key=pages.key("summary", "clubs"))
     for c in clubs:
-        pages.add(f"clubes/{c.id}/index.html", "club.html", lambda c=c: club_view(site, c), key=pages.key("club", c.id))
+        pages.add(f"clubes/{c.id}/index.html", "club.html", lambda c=c: {**club_view(site, c),
+                                                                       "embed": club_snippet(site, c)},
+                  key=pages.key("club", c.id))
 
 
 def _team_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:
@@ -267,9 +277,12 @@ def _pair_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> Non
     for sr in results.seasons:
         for e in sr.pairs:
             annual_by_pair[e.key].append((sr, e))
+    embeds = embed_paths(results)["pairs"]   # the pairs of the current season: their page offers the embed code
     for pair in sorted(site.pair_hist):
         pages.add(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
-                  lambda pair=pair: pair_view(site, pair, annual_by_pair.get(pair, ())), key=pages.key("pair", pair))
+                  lambda pair=pair: {**pair_view(site, pair, annual_by_pair.get(pair, ())),
+                                     "embed": pair_snippet(site, pair) if pair in embeds else None},
+                  key=pages.key("pair", pair))
 
 
 def _player_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> None:

@@ -2,7 +2,7 @@
 
 Pages that carry `data-pagefind-body` (player, pair, club, team, stage and championship pages, see
 render.SEARCH_KINDS) are indexed; `data-pagefind-ignore` keeps long match details out. The index goes to
-`<site>/pagefind/`; templates/static/site.js loads `pagefind.js` from there on the search page only
+`<site>/pagefind/`; league/templates/static/site.js loads `pagefind.js` from there on the search page only
 (`/busca/`), which without JavaScript lists the player, club and season pages instead. pagefind's ready-made
 UI bundles are left out: the site uses the small JS API through site.js, which keeps the search page light.
 

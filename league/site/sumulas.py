@@ -15,7 +15,7 @@ import jinja2
 from league import i18n
 from league.games.truco.schedule import Pending
 from league.models import League, Stage, Team
-from league.site.paths import default_templates
+from league.site.paths import default_templates, own_templates
 
 TEMPLATE = "sumulas.html"
 # names longer than these (characters: a pair's two names, a team's) get the sheet's smaller type, so that it
@@ -93,4 +93,4 @@ def _templates(templates: Optional[Path]) -> Path:
     folder = Path(templates) if templates else default_templates()
     if (folder / TEMPLATE).exists():
         return folder
-    return Path(__file__).resolve().parents[2] / "templates"   # league's own (league.site.paths.default_templates)
+    return own_templates()

@@ -22,7 +22,8 @@ from league.site import story
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
 STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa
 STATUS_M = {"final": L_("encerrado"), "in_progress": L_("em andamento"), "scheduled": L_("agendado")}  # campeonato
-RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca", "pagefind"}
+RESERVED = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "index", "busca", "pagefind",
+            "embed"}
 # pages that pagefind indexes (data-pagefind-body), with the kind shown beside a search result
 SEARCH_KINDS = {"player.html": L_("Jogador"), "pair.html": L_("Dupla"), "club.html": L_("Clube"),
                 "team.html": L_("Equipe"), "stage.html": L_("Etapa"), "championship.html": L_("Campeonato")}

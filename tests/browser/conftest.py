@@ -55,7 +55,7 @@ def site_dir(tmp_path_factory) -> Path:
     from league.engine.build import build
     from league.site.search import run_pagefind
     out = tmp_path_factory.mktemp("browser") / "site"
-    build(ROOT / "content", out, templates=ROOT / "templates")
+    build(ROOT / "content", out, templates=ROOT / "league" / "templates")
     if not (out / "pagefind").exists():  # until build.py runs it itself
         run_pagefind(out)
     return out
@@ -109,7 +109,7 @@ def page_kinds(site: Path) -> dict[str, str]:
     if "pair" in kinds:  # a player who has Truco results
         player = kinds["pair"].split("/")[2].split("--")[0]
         kinds["player"] = f"/jogadores/{player}/"
-    skip = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "busca", "pagefind"}
+    skip = {"clubes", "equipes", "duplas", "jogadores", "noticias", "api", "static", "busca", "pagefind", "embed"}
     page = _first(p / "index.html" for p in site.iterdir()
                   if p.is_dir() and p.name not in skip and p not in years and (p / "index.html").exists())
     if page:
@@ -122,6 +122,12 @@ def page_kinds(site: Path) -> dict[str, str]:
     kinds["players"] = "/jogadores/"
     kinds["search"] = "/busca/"
     kinds["404"] = "/404.html"
+    # the embed pages (league/site/embed.py): a season's ranking, a club, a pair
+    for kind, pattern in (("embed_ranking", "embed/*/ranking/index.html"), ("embed_club", "embed/clubes/*/index.html"),
+                          ("embed_pair", "embed/duplas/*/index.html")):
+        p = _first(site.glob(pattern))
+        if p:
+            kinds[kind] = rel(p)
     champs = [p for y in years for p in (y / "quatrilho").glob("*/index.html")] if years else []
     champ = _first(champs)
     if champ:
@@ -137,7 +143,7 @@ def pytest_generate_tests(metafunc):
 
 # every kind the demo must have; the optional ones are tested when the demo content has them
 EXPECTED_KINDS = ["home", "season", "stage", "club", "team", "pair", "player", "page", "news_list", "news",
-                  "clubs", "players", "search", "404"]
+                  "clubs", "players", "search", "404", "embed_ranking", "embed_club", "embed_pair"]
 OPTIONAL_KINDS = ["championship", "quatrilho_season"]
 
 

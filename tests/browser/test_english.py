@@ -27,7 +27,7 @@ def en_site(tmp_path_factory) -> Path:
     league = root / "content" / "league.yaml"
     league.write_text(re.sub(r"^locale: pt_BR$", "locale: en", league.read_text(encoding="utf-8"), flags=re.M),
                       encoding="utf-8")
-    build(root / "content", root / "site", templates=ROOT / "templates", cache_dir=False)
+    build(root / "content", root / "site", templates=ROOT / "league" / "templates", cache_dir=False)
     if not (root / "site" / "pagefind").exists():
         run_pagefind(root / "site")
     return root / "site"

@@ -18,6 +18,8 @@ from typing import Optional
 
 import click
 
+from league.cli.conventions import Command, verbosity_options
+
 from league.cli.diff.changes import compare
 from league.cli.diff.git import GitError, materialise
 from league.cli.diff.report import DiffResult, format_markdown, format_text
@@ -46,13 +48,16 @@ def diff(rev: str, content: Path, shown: Optional[str] = None) -> DiffResult:
                       problem)
 
 
-@click.command("diff")
-@click.argument("rev", metavar="REV")
-@click.option("--content", default="content", type=click.Path(file_okay=False, path_type=Path), show_default=True)
+@click.command("diff", cls=Command)
+@click.argument("rev", metavar="REVISÃO")
+@click.option("--content", default="content", type=click.Path(file_okay=False, path_type=Path), show_default=True,
+              help="Pasta de conteúdo.")
 @click.option("--format", "fmt", default="text", type=click.Choice(["text", "markdown"]), show_default=True,
               help="markdown: para colar num comentário de pull request.")
+@verbosity_options
 def diff_cmd(rev: str, content: Path, fmt: str) -> None:
-    """Mostra como mudam as tabelas, classificações e rankings entre a revisão REV do git e os arquivos atuais."""
+    """Mostra como mudam as tabelas, classificações e rankings entre a REVISÃO do git (um commit, um ramo:
+    origin/main) e os arquivos atuais."""
     try:
         result = diff(rev, content)
     except LeagueError as exc:

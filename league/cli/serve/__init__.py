@@ -1,5 +1,5 @@
-"""`league serve`: build, serve the site on 127.0.0.1, rebuild when a file under content/ or templates/ changes,
-and reload the page open in the browser.
+"""`league serve`: build, serve the site on 127.0.0.1 (or --host), open it in the browser (--open), rebuild
+when a file under content/ or templates/ changes, and reload the page open in the browser.
 
 A threaded http.server, and a watcher thread told of file events by watchfiles (the operating system's
 notifications: inotify, FSEvents, ReadDirectoryChangesW), which gathers the events of one save — an editor's
@@ -25,40 +25,67 @@ from typing import Optional
 
 import click
 
+from league.cli.conventions import QUIET, Command, info, level, verbosity_options
 from league.cli.serve.server import DevServer
 
 __all__ = ["DevServer", "serve"]
 
 
-@click.command()
+def only_here(host: str) -> bool:
+    """Whether a server on `host` answers this machine only (a loopback address, localhost)."""
+    import ipaddress
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:   # a name: another machine may reach it
+        return False
+
+
+@click.command(cls=Command)
 @click.option("--port", default=8000, type=click.IntRange(0, 65535), show_default=True,
-              help="Porta em 127.0.0.1 (0 = uma porta livre).")
-@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True)
-@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True)
+              help="Porta do servidor (0 = uma porta livre).")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ENDEREÇO",
+              help="Endereço em que o servidor atende: 0.0.0.0 deixa outros aparelhos da rede (um celular) abrirem "
+                   "o site pelo endereço desta máquina.")
+@click.option("--open", "open_browser", is_flag=True, help="Abre o site no navegador depois do primeiro build.")
+@click.option("--content", default="content", type=click.Path(path_type=Path), show_default=True,
+              help="Pasta de conteúdo.")
+@click.option("--out", default="site", type=click.Path(path_type=Path), show_default=True,
+              help="Pasta onde o site é escrito.")
 @click.option("--templates", default=None, type=click.Path(path_type=Path), help="Pasta de templates.")
 @click.option("--polling", is_flag=True,
               help="Verifica os arquivos a cada 0,3 s em vez de esperar os avisos do sistema: para pastas onde "
                    "eles não chegam (pasta de rede, arquivos do Windows no WSL, volume de um contêiner).")
-def serve(port: int, content: Path, out: Path, templates: Optional[Path], polling: bool) -> None:
+@verbosity_options
+def serve(port: int, host: str, open_browser: bool, content: Path, out: Path, templates: Optional[Path],
+          polling: bool) -> None:
     """Constrói e serve o site em 127.0.0.1; reconstrói e recarrega o navegador a cada mudança em content/ e
-    templates/. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor."""
-    from league.cli import _Progress, debug_enabled
+    nos templates. Erros no conteúdo aparecem no terminal e numa página de erros, sem derrubar o servidor.
+    Com -v, uma linha por pedido."""
+    from league.cli import _Progress, _where, debug_enabled
     from league.site.writer import OutError, check_out
     try:   # before anything: a wrong --out must not be replaced by the first build
         check_out(out, content)
     except OutError as exc:
         click.echo(f"erro: {exc}", err=True)
         sys.exit(2)
-    server = DevServer(content, out, templates, port, progress=_Progress if sys.stderr.isatty() else None,
-                       debug=debug_enabled(), polling=polling)
+    _where(content, templates, out)   # -v
+    bars = sys.stderr.isatty() and level() > QUIET
+    server = DevServer(content, out, templates, port, progress=_Progress if bars else None,
+                       debug=debug_enabled(), polling=polling, host=host, verbosity=level())
     server.start()
-    click.echo(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
-               "Ctrl+C para parar.", err=True)
+    info(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; Ctrl+C para parar.")
+    if not only_here(host):
+        info(f"atenção: com --host {host}, outros aparelhos da rede também abrem o site (porta {server.port}).")
     sys.stderr.flush()
+    if open_browser:
+        import webbrowser
+        webbrowser.open(server.url)
     try:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
-        click.echo("parando.", err=True)
+        info("parando.")
     finally:
         server.stop()

@@ -1,4 +1,4 @@
-"""The HTTP side of `league serve`: a threaded http.server on 127.0.0.1 serving out/, with the reload script
+"""The HTTP side of `league serve`: a threaded http.server on 127.0.0.1 (or --host) serving out/, with the reload script
 added to the HTML it sends (never to the built files), the server's own /__league/ addresses, and the error
 page while the content is broken. Every address a request names is first reduced to one path under the
 site's root (site_path): no answer ever points outside this host or outside out/."""
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import os
+import socket
 import stat
 import sys
 import traceback
@@ -74,7 +75,9 @@ class _Answers(SimpleHTTPRequestHandler):
     server: "_HTTPServer"
 
     def log_message(self, format: str, *args) -> None:
-        pass
+        """With -v, one line per request ("GET /2026/ HTTP/1.1" 200 -); else none."""
+        if self.server.requests:
+            self.server.echo(f"{self.address_string()} {format % args}")
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
@@ -183,6 +186,7 @@ class _HTTPServer(ThreadingHTTPServer):
     live: Live
     echo: Callable[[str], None]
     debug: bool
+    requests: bool = False   # a line per request in the terminal (league serve -v)
 
     def handle_error(self, request, client_address) -> None:
         """A request that failed inside the handler: one line in the terminal (the traceback only with
@@ -196,13 +200,16 @@ class _HTTPServer(ThreadingHTTPServer):
                   "por favor, relate o problema com a saída de --debug")
 
 
-def open_server(out: Path, port: int, live: Live, echo: Callable[[str], None], debug: bool) -> _HTTPServer:
-    """The HTTP server of out/ on 127.0.0.1:port (0: a free port), not yet serving."""
+def open_server(out: Path, port: int, live: Live, echo: Callable[[str], None], debug: bool,
+                host: str = "127.0.0.1", requests: bool = False) -> _HTTPServer:
+    """The HTTP server of out/ on host:port (0: a free port), not yet serving; an IPv6 host listens on IPv6."""
     handler = functools.partial(Handler, directory=str(out.resolve()))
+    kind = type("_HTTPServer6", (_HTTPServer,), {"address_family": socket.AF_INET6}) if ":" in host else _HTTPServer
     try:
-        httpd = _HTTPServer(("127.0.0.1", port), handler)
-    except OSError as exc:
-        raise click.ClickException(f"não foi possível abrir a porta {port} em 127.0.0.1: "
-                                   f"{exc.strerror or exc}; use --port com outro número") from exc
-    httpd.live, httpd.echo, httpd.debug = live, echo, debug
+        httpd = kind((host, port), handler)
+    except (OSError, OverflowError) as exc:
+        raise click.ClickException(f"não foi possível abrir a porta {port} em {host}: "
+                                   f"{getattr(exc, 'strerror', None) or exc}; use --port com outro número, ou "
+                                   "--host com um endereço desta máquina") from exc
+    httpd.live, httpd.echo, httpd.debug, httpd.requests = live, echo, debug, requests
     return httpd

@@ -36,6 +36,7 @@ class Build:
     echo: Callable[[str], None]
     progress: Optional[Callable[[], Any]] = None
     debug: bool = False
+    quiet: bool = False   # -q: only errors in the terminal (not what changed, the warnings, "site reconstruído")
 
     def run(self) -> Outcome:
         """league.engine.build's outcome: its errors (a failure that is no content error becomes one, see
@@ -71,6 +72,7 @@ class Rebuilder:
         self.watched = [build.content, build.templates]
         self.live = live
         self.echo = build.echo
+        self.say = (lambda text: None) if build.quiet else build.echo   # what -q leaves out
         self.url = url               # where the site is served: the message after a build with errors says it
         self.snapshot: dict = {}     # the watched files as the last build began: what a file event is checked against
         self.garbage = False         # a build's reference cycles wait for the collector (see collect)
@@ -81,19 +83,21 @@ class Rebuilder:
         self.snapshot = scan(existing(self.watched))
         self.live.building()
         if why:
-            self.echo(why)
+            self.say(why)
         start = time.monotonic()
         # the build's results are gone once run() returns, by reference counting: the collector then walks
         # only the rest
         errors, warnings, prefix = self.build.run()
         version = self.live.publish(errors, warnings, prefix)   # the open pages hear of it now
-        for d in errors + warnings:
+        for d in errors:
             self.echo(d.format_text())
+        for d in warnings:
+            self.say(d.format_text())
         if errors:
             self.echo(f"{len(errors)} erro(s); o navegador mostra a lista. O site anterior continua em "
                       f"{self.build.out}/ (e em {self.url()}?{PREVIOUS}).")
         else:
-            self.echo(f"site reconstruído em {time.monotonic() - start:.1f} s (versão {version}).")
+            self.say(f"site reconstruído em {time.monotonic() - start:.1f} s (versão {version}).")
         self.garbage = True
         return not errors
 

@@ -1,7 +1,9 @@
 /* league: progressive enhancement only. Every page works without this file; it adds
    (1) sorting to table.sortable (header buttons, aria-sort) and
    (2) search on the search page with pagefind's JS API, loaded on demand, and
-   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank.
+   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank, and
+   (4) a "copy" button beside the <iframe> code of "Incorporar no seu site" (without the script the button stays
+   hidden and the code is selectable text).
    No framework. */
 (function () {
   "use strict";
@@ -125,9 +127,28 @@
     });
   }
 
+  /* ------------------------------------------------------------ copy the embed code */
+  function copyButton(button) {
+    var area = document.getElementById(button.getAttribute("data-copy"));
+    if (!area) return;
+    var status = button.parentNode.querySelector(".copy-status");
+    function done() { if (status) status.textContent = button.getAttribute("data-done"); }
+    function legacy() {
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* the code stays selected: Ctrl+C */ }
+    }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      area.focus();
+      area.select();
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(area.value).then(done, legacy);
+      else legacy();
+    });
+  }
+
   function init() {
     window.addEventListener("beforeprint", loadImagesForPrint);
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
+    Array.prototype.forEach.call(document.querySelectorAll("button.copy[data-copy]"), copyButton);
     var form = document.getElementById("busca");
     if (form) search(form);
   }
