@@ -407,7 +407,7 @@ def test_truco_annual_ranking_countback(tmp_path):
     assert sr.clubs[1].decided_by == "countback"
     # x placed 1st and 6th, y 2nd and 4th: the first place whose counts differ is the 1st (x one, y none)
     from league.standings.explain import explain
-    assert explain(sr.clubs[1].boundary) == "à frente pelo número de 1º lugares (1 contra 0)"
+    assert explain(sr.clubs[1].boundary) == "mais vezes em 1º lugar (1 contra 0)"
 
 
 def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_differ():
@@ -423,8 +423,8 @@ def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_di
     got = annual_ranking(entries, ["e1", "e2", "e3"])
     assert [(e.key, e.position, e.tied, e.decided_by) for e in got] == [
         ("q", 1, False, "countback"), ("p", 2, False, "countback"), ("r", 3, False, None)]
-    assert explain(got[0].boundary) == "à frente pelo número de 2º lugares (1 contra 0)"
-    assert explain(got[1].boundary) == "à frente pelo número de 3º lugares (2 contra 1)"
+    assert explain(got[0].boundary) == "mais vezes em 2º lugar (1 contra 0)"
+    assert explain(got[1].boundary) == "mais vezes em 3º lugar (2 contra 1)"
 
 
 @given(st.lists(st.lists(st.integers(1, 12), max_size=6), min_size=2, max_size=6))
