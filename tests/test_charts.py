@@ -205,7 +205,7 @@ def test_each_chart_has_its_numbers_as_a_table(site, results):
     each final stage (the annual ranking's order after the last one)."""
     sr = results.current
     html = (site / sr.season.year / "index.html").read_text(encoding="utf-8")
-    table = re.search(r'<details class="chart-table">.*?</details>', html, re.S).group(0)
+    table = re.search(r'<details class="chart-table" data-pagefind-ignore="all">.*?</details>', html, re.S).group(0)
     assert "<summary>Ver como tabela</summary>" in table
     heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table)
     finals = [res.stage.name for res in sr.stages if res.stage.is_final]
@@ -218,4 +218,4 @@ def test_each_chart_has_its_numbers_as_a_table(site, results):
     pages = [p for p in site.rglob("index.html") if 'class="chart"' in p.read_text(encoding="utf-8")]
     for p in pages:
         text = p.read_text(encoding="utf-8")
-        assert text.count('<figure class="chart"') == text.count('<details class="chart-table">'), p
+        assert text.count('<figure class="chart"') == text.count('<details class="chart-table" data-pagefind-ignore="all">'), p

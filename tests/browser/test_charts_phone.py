@@ -55,9 +55,10 @@ def test_the_chart_scrolls_in_its_box_and_has_a_table(page, server, kinds):
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     assert box.evaluate("b => Math.round(b.scrollLeft + b.clientWidth)") == sizes["img"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    table = figure.locator("details.chart-table table")
+    details = page.locator("figure.chart + details.chart-table").first
+    table = details.locator("table")
     assert not table.is_visible()
-    figure.locator("summary", has_text="Ver como tabela").click()
+    details.locator("summary", has_text="Ver como tabela").click()
     assert table.is_visible()
     assert table.locator("tbody tr").count() == 14
     assert page.errors == []
