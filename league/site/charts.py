@@ -34,6 +34,8 @@ FONT = "system-ui,-apple-system,Segoe UI,Roboto,Helvetica Neue,Arial,sans-serif"
 MUTED = "#4d5560"
 LINE = "#d5dae0"
 _PAD = 2   # units kept between a text's estimated edge and the chart's
+PHONE = 320  # the width of a one-line chart with up to 4 stages or 4 rounds: whole on a 360 px phone (its page
+             # has 328 px inside the margins), where it scrolls sideways in its box when it is wider
 
 
 _N: dict = {}  # float → its text: charts reuse the same few coordinates
@@ -122,16 +124,17 @@ def draw_line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, 
 def _margins(xs: Sequence[str], series: Sequence[Series], fmt: Callable[[float], str], ticks: list[float],
              label_width: int, point_labels: bool) -> tuple[float, float, float]:
     """The left and right margins the texts need (issue 36: "4ª Etap" cut off), and the least plot width
-    that keeps the x labels apart. Left: the y labels (right-aligned 6 units left of the plot), half of the
+    that keeps the x labels (and the values above the points) apart. Left: the y labels (right-aligned 6 units left of the plot), half of the
     first x label and of a point's value (both centred on the first x); right: half of the last x label and
     of a value, and the series' labels (10 units right of the plot) when there are any."""
-    half = _widest_value(series, fmt) / 2 + _PAD if point_labels else 0
+    widest = _widest_value(series, fmt) if point_labels else 0
+    half = widest / 2 + _PAD
     left = max([text_width(fmt(v)) + 6 + _PAD for v in ticks] + [text_width(xs[0]) / 2 + _PAD, half])
     right = max(text_width(xs[-1]) / 2 + _PAD, half, 16.0)
     if label_width:
         ends = [text_width(s.label) for s in series if any(v is not None for v in s.values)]
         right = max(right, 10 + max(ends + [label_width]) + _PAD)
-    least = (len(xs) - 1) * (max(text_width(x) for x in xs) + 8)
+    least = (len(xs) - 1) * (max([text_width(x) for x in xs] + [widest]) + 8)
     return math.ceil(left), math.ceil(right), least
 
 
@@ -343,7 +346,7 @@ class Charts:
         xs = [_stage_label(st, many) for st, _p, _z in points]
         n = max(size for _s, _p, size in points)
         svg, width = draw_line_chart(xs, [Series(what, [float(p) for _s, p, _z in points])], title, invert=True,
-                                     y_min=1, y_max=max(n, 2), y_format=_place, width=max(360, 90 * len(points) + 80),
+                                     y_min=1, y_max=max(n, 2), y_format=_place, width=max(PHONE, 70 * len(points) + 40),
                                      height=240, point_labels=True)
         alt = _("Gráfico: %(title)s. %(points)s.") % {
             "title": title.lower()[0] + title[1:],
@@ -407,7 +410,7 @@ class Charts:
         if sum(v is not None for v in values) < 2:
             return None
         svg, width = draw_line_chart(list(labels), [Series(title, [None if v is None else float(v) for v in values])],
-                                     title, y_suffix=suffix, width=max(360, 80 * len(labels) + 80), height=240,
+                                     title, y_suffix=suffix, width=max(PHONE, 56 * len(labels) + 60), height=240,
                                      zero_line=True, point_labels=True)
         table = chart_table(_("Rodada"), [_("Pontos somados")],
                             [(label, ["—" if v is None else _fmt(float(v)) + suffix]) for label, v in zip(labels, values)])

@@ -45,7 +45,7 @@ def test_no_chart_label_is_cut_off(page, server, site_dir, viewport):
 
 
 def test_the_chart_scrolls_in_its_box_and_has_a_table(page, server, kinds):
-    # the season chart is 640 + px wide: on a 360 px phone its box scrolls to its right edge, the page
+    # the season chart is 720 px wide (14 clubs named at the right): on a 360 px phone its box scrolls to its right edge, the page
     # does not; the table under it opens with a row per club of the annual ranking (14 in the demo)
     page.goto(server + kinds["season"])
     figure = page.locator("figure.chart").first
@@ -61,4 +61,14 @@ def test_the_chart_scrolls_in_its_box_and_has_a_table(page, server, kinds):
     details.locator("summary", has_text="Ver como tabela").click()
     assert table.is_visible()
     assert table.locator("tbody tr").count() == 14
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("which", ["club", "pair"])
+def test_a_one_line_chart_is_whole_on_a_phone(page, server, kinds, which):
+    # 4 final stages in the demo: 320 px wide (charts.PHONE), inside the 328 px between the page's margins
+    page.goto(server + kinds[which])
+    box = page.locator("figure.chart .scroll").first
+    sizes = box.evaluate("b => ({client: b.clientWidth, scroll: b.scrollWidth, img: b.querySelector('img').width})")
+    assert sizes["img"] == 320 and sizes["scroll"] <= sizes["client"], sizes
     assert page.errors == []
