@@ -124,9 +124,10 @@ def draw_line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, 
 def _margins(xs: Sequence[str], series: Sequence[Series], fmt: Callable[[float], str], ticks: list[float],
              label_width: int, point_labels: bool) -> tuple[float, float, float]:
     """The left and right margins the texts need (issue 36: "4ª Etap" cut off), and the least plot width
-    that keeps the x labels (and the values above the points) apart. Left: the y labels (right-aligned 6 units left of the plot), half of the
-    first x label and of a point's value (both centred on the first x); right: half of the last x label and
-    of a value, and the series' labels (10 units right of the plot) when there are any."""
+    that keeps the x labels (and the values above the points) apart. Left: the y labels (right-aligned 6
+    units left of the plot), half of the first x label and of a point's value (both centred on the first x);
+    right: half of the last x label and of a value, and the series' labels (10 units right of the plot) when
+    there are any."""
     widest = _widest_value(series, fmt) if point_labels else 0
     half = widest / 2 + _PAD
     left = max([text_width(fmt(v)) + 6 + _PAD for v in ticks] + [text_width(xs[0]) / 2 + _PAD, half])
@@ -413,7 +414,8 @@ class Charts:
                                      title, y_suffix=suffix, width=max(PHONE, 56 * len(labels) + 60), height=240,
                                      zero_line=True, point_labels=True)
         table = chart_table(_("Rodada"), [_("Pontos somados")],
-                            [(label, ["—" if v is None else _fmt(float(v)) + suffix]) for label, v in zip(labels, values)])
+                            [(label, ["—" if v is None else _fmt(float(v)) + suffix])
+                             for label, v in zip(labels, values)])
         return self._keep(path, svg, alt, width, 240, table)
 
 

@@ -45,8 +45,9 @@ def test_no_chart_label_is_cut_off(page, server, site_dir, viewport):
 
 
 def test_the_chart_scrolls_in_its_box_and_has_a_table(page, server, kinds):
-    # the season chart is 720 px wide (14 clubs named at the right): on a 360 px phone its box scrolls to its right edge, the page
-    # does not; the table under it opens with a row per club of the annual ranking (14 in the demo)
+    # the season chart is 720 px wide (14 clubs named at the right): on a 360 px phone its box scrolls to
+    # its right edge, the page does not; the table under it opens with a row per club of the annual
+    # ranking (14 in the demo)
     page.goto(server + kinds["season"])
     figure = page.locator("figure.chart").first
     box = figure.locator(".scroll").first

@@ -72,7 +72,8 @@ def test_filtering_the_players_ignores_accents_and_case(page, server):
     page.wait_for_function("() => document.querySelector('[data-filter=lista-jogadores] [role=status]').textContent")
     assert status.inner_text() == f"Mostrando 2 de {everyone}."
     box.fill("fabio zzz")   # every word must match
-    page.wait_for_function("() => /Nada/.test(document.querySelector('[data-filter=lista-jogadores] [role=status]').textContent)")
+    page.wait_for_function(
+        "() => /Nada/.test(document.querySelector('[data-filter=lista-jogadores] [role=status]').textContent)")
     assert status.inner_text() == "Nada encontrado para “fabio zzz”."
     assert visible_names(page, "#lista-jogadores > li") == []
     box.fill("")
