@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Callable, Optional, Sequence
 
 from league import i18n
-from league.i18n import _
+from league.i18n import _, pgettext
 from league.models import pair_slug
 from league.games.truco.ranking import annual_ranking, club_entries
 from league.site.chart_text import text_width
@@ -291,10 +291,14 @@ class Charts:
         self.touched: Optional[list] = None   # when a list: each chart's path is appended as it is made
 
     def _keep(self, path: str, svg: str, alt: str, width: int, height: int, table: dict) -> dict:
+        self._file(path, svg)
+        return {"url": self.site.root + path, "alt": alt, "width": width, "height": height, "table": table,
+                "narrow": None}   # (season: its drawing for a phone)
+
+    def _file(self, path: str, svg: str) -> None:
         if self.touched is not None:
             self.touched.append(path)
         self.files[path] = svg
-        return {"url": self.site.root + path, "alt": alt, "width": width, "height": height, "table": table}
 
     # ------------------------------------------------------------ season: club ranking evolution
 
@@ -313,8 +317,25 @@ class Charts:
                                      width=720, height=height, label_width=120)
         alt = _("Gráfico: posição de cada clube no ranking anual após cada etapa encerrada. "
                 "Líder após a %(leaders)s.") % {"leaders": "; ".join(leaders)}
-        return self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, width, height,
-                          self._season_table(sr, finals, pos))
+        chart = self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, width, height,
+                           self._season_table(sr, finals, pos))
+        chart["narrow"] = self._season_narrow(sr, finals, pos, title, height)
+        return chart
+
+    def _season_narrow(self, sr, finals: list, pos: dict, title: str, height: int) -> dict:
+        """The season chart for a phone (templates/chart.html: the <picture>'s source under 40rem), about
+        320 px wide where the other is 720: the stages named as the ranking table's columns (1ª, 2ª…, its
+        legend and the chart's table give the names), the clubs' names cut at 18 characters."""
+        number = {id(res): k for k, res in enumerate(sr.stages, 1)}
+        xs = [pgettext("stage column", "%(n)sª") % {"n": number[id(res)]} for res in finals]
+        series = [Series(f"{i18n.ordinal(e.position)} {_short(self.site.club_name(e.key), 18)}", pos[e.key])
+                  for e in sr.clubs]
+        n = max((p for ps in pos.values() for p in ps if p is not None), default=1)
+        svg, width = draw_line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_format=_place,
+                                     width=PHONE, height=height, label_width=1)
+        path = f"{sr.season.year}/ranking-clubes-celular.svg"
+        self._file(path, svg)
+        return {"url": self.site.root + path, "width": width, "height": height}
 
     def _season_table(self, sr, finals: list, pos: dict) -> dict:
         """The season chart's numbers: each club's position after each final stage ("–": not yet placed)."""

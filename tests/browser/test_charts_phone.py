@@ -1,6 +1,7 @@
 """Charts on a phone (issue 36, item 6): no label of a chart is cut off — each <text>'s box, as Chromium
-draws it with the fonts it has, lies inside the SVG's box at 360 and at 1280 px —, the chart scrolls in its
-own box on a phone, and its numbers are a table under it ("Ver como tabela", a <details>)."""
+draws it with the fonts it has, lies inside the SVG's box at 360 and at 1280 px —, every chart of the demo
+is whole on a 360 px phone (the season's in its own phone drawing), and its numbers are a table under it
+("Ver como tabela", a <details>)."""
 from __future__ import annotations
 
 import pytest
@@ -19,9 +20,10 @@ OUTSIDE = """() => {
 
 
 def charts(site_dir) -> list[str]:
-    """The season's chart, and the first club, pair and Quatrilho player chart (sorted by path)."""
+    """The season's chart (both drawings), and the first club, pair and Quatrilho player chart (by path)."""
     found = sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.svg"))
-    picks = [next(p for p in found if p.endswith("ranking-clubes.svg"))]
+    picks = [next(p for p in found if p.endswith(name))
+             for name in ("ranking-clubes.svg", "ranking-clubes-celular.svg")]
     for part in ("clubes/", "duplas/", "/quatrilho-"):
         picks += [p for p in found if part in p][:1]
     return picks
@@ -31,7 +33,7 @@ def charts(site_dir) -> list[str]:
 def test_no_chart_label_is_cut_off(page, server, site_dir, viewport):
     page.set_viewport_size(viewport)
     paths = charts(site_dir)
-    assert len(paths) == 4, paths
+    assert len(paths) == 5, paths
     for path in paths:
         page.goto(f"{server}/{path}")
         boxes = page.evaluate(OUTSIDE)
@@ -44,18 +46,23 @@ def test_no_chart_label_is_cut_off(page, server, site_dir, viewport):
     assert all(e.startswith("console.error: Failed to load resource") and "404" in e for e in page.errors), page.errors
 
 
-def test_the_chart_scrolls_in_its_box_and_has_a_table(page, server, kinds):
-    # the season chart is 720 px wide (14 clubs named at the right): on a 360 px phone its box scrolls to
-    # its right edge, the page does not; the table under it opens with a row per club of the annual
-    # ranking (14 in the demo)
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360", "1280"])
+def test_the_season_chart_is_whole_on_a_phone_and_has_a_table(page, server, kinds, viewport):
+    # the season chart, 720 px wide with the 14 clubs named at its right, has a drawing for a phone: 320 px,
+    # the stages as 1ª…4ª, whole inside the 328 px of a 360 px page; the table under it opens with a row per
+    # club of the annual ranking (14 in the demo)
+    page.set_viewport_size(viewport)
     page.goto(server + kinds["season"])
-    figure = page.locator("figure.chart").first
-    box = figure.locator(".scroll").first
-    sizes = box.evaluate("b => ({client: b.clientWidth, scroll: b.scrollWidth, img: b.querySelector('img').width})")
-    assert sizes["scroll"] == sizes["img"] > sizes["client"]
-    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
-    assert box.evaluate("b => Math.round(b.scrollLeft + b.clientWidth)") == sizes["img"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.locator("figure.chart .scroll").first
+    box.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('figure.chart img').complete")
+    shown = box.evaluate("b => ({client: b.clientWidth, scroll: b.scrollWidth, img: b.querySelector('img').width, "
+                         "src: b.querySelector('img').currentSrc})")
+    if viewport == PHONE:
+        assert shown["src"].endswith("/ranking-clubes-celular.svg") and shown["img"] == 320, shown
+        assert shown["scroll"] <= shown["client"], shown
+    else:
+        assert shown["src"].endswith("/ranking-clubes.svg") and shown["img"] == 720, shown
     details = page.locator("figure.chart + details.chart-table").first
     table = details.locator("table")
     assert not table.is_visible()
