@@ -336,14 +336,8 @@ def _draws(site: Site, st) -> list[dict]:
 def season_view(site: Site, sr: SeasonResult) -> dict:
     stages = sr.stages
     final_ids = [r.stage.id for r in stages if r.stage.is_final]
-    clubs = [{"pos": pos_text(e.position, e.tied), "name": site.club_name(e.key), "url": site.club_url(e.key),
-              "points": e.points, "stages": e.stages, "places": e.places,
-              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
-             for e in sr.clubs]
-    pairs = [{"pos": pos_text(e.position, e.tied), "name": site.pair_name(e.key), "url": site.pair_url(e.key),
-              "points": e.points, "stages": e.stages, "places": e.places,
-              "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
-             for e in sr.pairs]
+    clubs = [dict(_annual_row(e), name=site.club_name(e.key), url=site.club_url(e.key)) for e in sr.clubs]
+    pairs = [dict(_annual_row(e), name=site.pair_name(e.key), url=site.pair_url(e.key)) for e in sr.pairs]
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
             "clubs": clubs, "pairs": pairs, **_pairs_left_out(stages)}
 
@@ -353,6 +347,20 @@ def _pairs_left_out(stages: list[StageResult]) -> dict:
     in part (matches known by their result alone), for the sentences under it."""
     left_out, partial = pairs_left_out(stages)
     return {"pairs_left_out": [r.stage for r in left_out], "pairs_partial": [r.stage for r in partial]}
+
+
+def _annual_row(e) -> dict:
+    """A line of an annual ranking on the season page. Its "why" says what put it above the next line when
+    the points were equal ("empate" when nothing did) — but not on a line without points: the rows with 0
+    points are ordered by their places all the same (the API's decided_by says so), yet one "mais vezes em
+    46º lugar" per row is noise to a reader; the page says once how they are ordered. `zero`: 0 points, the
+    lines the pair ranking folds away."""
+    zero = not e.points
+    why = None
+    if not zero:
+        why = _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)
+    return {"pos": pos_text(e.position, e.tied), "points": e.points, "stages": e.stages, "places": e.places,
+            "why": why, "zero": zero}
 
 
 def club_view(site: Site, c) -> dict:

@@ -34,15 +34,16 @@ TABLES = {
     "annual-clubs": ("season", "table.ranking >> nth=0", ROW_HEAD, ["Pos.", "Total"]),
     "annual-pairs": ("season", "table.ranking >> nth=1", ROW_HEAD, ["Pos.", "Total"]),
     "quatrilho": ("championship", "#classificacao table.classification", ROW_HEAD, ["Pos.", "Total", "Prêmio"]),
-    "club-history": ("club", "main table", ROW_HEAD, ["Pos.", "Pontos"]),
-    "team-history": ("team", "main table", ROW_HEAD, ["Pos.", "Pontos"]),
-    "pair-history": ("pair", "main table", ROW_HEAD, ["Pos.", "Ranking"]),
-    "player-pairs": ("player", "main table >> nth=0", ROW_HEAD, ["Pontos de ranking"]),
-    "player-stages": ("player", "main table >> nth=1", ROW_HEAD, ["Pos.", "Pontos"]),
-    "player-quatrilho": ("player_quatrilho", "#quatrilho table", ROW_HEAD, ["Pos.", "Pontos", "Prêmio"]),
+    "club-history": ("club", "main table:not(.chart-data)", ROW_HEAD, ["Pos.", "Pontos"]),
+    "team-history": ("team", "main table:not(.chart-data)", ROW_HEAD, ["Pos.", "Pontos"]),
+    "pair-history": ("pair", "main table:not(.chart-data)", ROW_HEAD, ["Pos.", "Ranking"]),
+    "player-pairs": ("player", "main table:not(.chart-data) >> nth=0", ROW_HEAD, ["Pontos de ranking"]),
+    "player-stages": ("player", "main table:not(.chart-data) >> nth=1", ROW_HEAD, ["Pos.", "Pontos"]),
+    "player-quatrilho": ("player_quatrilho", "#quatrilho table:not(.chart-data)", ROW_HEAD, ["Pos.", "Pontos", "Prêmio"]),
 }
 
-# every table the locator finds, with its rows' name cells and the cells of the named columns:
+# every table the locator finds, with its shown rows' name cells and the cells of the named columns (the rows
+# site.js folds away, the pairs without points, are not on screen to measure):
 # [{where, headers, missing (headers not found), box (its scroll box), rows: [{name, cells, texts}]}]
 MEASURE = """(tables, [nameSel, heads]) => tables.map((t, n) => {
   const rect = e => { const b = e.getBoundingClientRect(); return {left: b.left, right: b.right, text: e.textContent.trim()}; };
@@ -52,7 +53,7 @@ MEASURE = """(tables, [nameSel, heads]) => tables.map((t, n) => {
     where: (t.caption ? t.caption.textContent.trim().slice(0, 60) : '') + ' #' + n,
     headers, missing: heads.filter(h => index[h] < 0),
     box: rect(t.closest('.scroll') || t.parentElement),
-    rows: Array.from(t.tBodies[0].rows, r => ({
+    rows: Array.from(t.tBodies[0].rows).filter(r => r.checkVisibility()).map(r => ({
       name: Array.from(r.querySelectorAll(nameSel), rect),
       cells: Object.fromEntries(heads.filter(h => index[h] >= 0).map(h => [h, rect(r.cells[index[h]])])),
       texts: Array.from(r.cells, c => c.textContent.replace(/\\s+/g, ' ').trim()),
