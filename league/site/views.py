@@ -16,6 +16,7 @@ from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.games.truco.ranking import Place, StageResult
 from league.games.truco.rules import pair_points
+from league.site.boards import pair_games, player_games, stage_anchors, stage_boards
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
 STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa
@@ -62,6 +63,8 @@ class Site:
         self._records: dict = {}
         self._pair_names: dict = {}   # locale → {pair: its name}
         self._pair_urls: dict = {}    # pair → its URL (a stage page links ~1,100 pairs)
+        self._anchors: dict = {}      # stage file → its page's anchors (league.site.boards.stage_anchors)
+        self._boards: dict = {}       # stage file → {pair: its boards} (league.site.boards.stage_boards)
         for sr in results.seasons:
             for res in sr.stages:
                 for p in res.classification:
@@ -92,6 +95,20 @@ class Site:
         got = self._records.get(res.stage.path)
         if got is None:
             got = self._records[res.stage.path] = stage_record(res.stage)
+        return got
+
+    def anchors(self, stage) -> tuple[dict, dict]:
+        """stage_anchors(stage), kept for the build: ({match id: anchor}, {(phase, group): anchor})."""
+        got = self._anchors.get(stage.path)
+        if got is None:
+            got = self._anchors[stage.path] = stage_anchors(stage)
+        return got
+
+    def boards(self, stage) -> dict:
+        """stage_boards(stage), kept for the build: {pair: its boards in the stage}."""
+        got = self._boards.get(stage.path)
+        if got is None:
+            got = self._boards[stage.path] = stage_boards(stage)
         return got
 
     def season_url(self, year): return self.url(str(year))
@@ -212,7 +229,7 @@ def match_view(site: Site, res: StageResult, m) -> dict:
             "home_won": b.home_won, "pp": f"{hp}–{ap}",
         })
     return {
-        "id": m.id, "home": m.home, "away": m.away,
+        "id": site.anchors(st)[0][m.id], "home": m.home, "away": m.away,
         "home_name": st.teams[m.home].name, "away_name": st.teams[m.away].name,
         "home_points": m.home_points, "away_points": m.away_points, "winner": m.winner,
         "walkover": m.walkover, "walkover_name": st.teams[m.walkover].name if m.walkover else None,
@@ -264,13 +281,15 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
     """Each group's table and matches."""
     st = res.stage
     first = tuple(st.config.team_tiebreaks[:1])
+    anchors = site.anchors(st)[1]
     groups = []
     for g in res.groups:
-        gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
+        pi, gm = next((pi, grp) for pi, ph in enumerate(st.phases) for grp in ph.groups
+                      if grp.name == g.name and ph.name == g.phase)
         rows = [{"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
                  "team_url": site.team_url(r.key), **r.row.values, "why": why(r, st.is_final, "equipes", first)}
                 for r in g.ranked]
-        groups.append({"phase": g.phase, "name": g.name, "rows": rows,
+        groups.append({"phase": g.phase, "name": g.name, "rows": rows, "anchor": anchors[(pi, g.name)],
                        "matches": [match_view(site, res, m) for m in gm.matches]})
     return groups
 
@@ -372,11 +391,12 @@ def pair_view(site: Site, pair, annual_hist) -> dict:
         team = res.pair_team.get(pair)
         rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                      "team": res.stage.teams[team].name if team else "",
-                     "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
+                     "team_url": site.team_url(team) if team else None, **p.row.values,
+                     "rp": p.points})
     annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
               for sr, e in annual_hist]
     return dict(pair=pair, name=site.pair_name(pair), players=[(site.player_name(x), site.player_url(x)) for x in pair],
-                rows=rows, annual=annual, title=site.pair_name(pair))
+                rows=rows, annual=annual, title=site.pair_name(pair), games=pair_games(site, pair))
 
 
 def player_view(site: Site, pl) -> dict:
@@ -403,4 +423,4 @@ def player_view(site: Site, pl) -> dict:
     from league.games.quatrilho.views import history
     return dict(player=pl, club_name=site.club_name(pl.club) if pl.club else None,
                 club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,
-                title=pl.name, quatrilho=history(site, pl.id))
+                title=pl.name, quatrilho=history(site, pl.id), games=player_games(site, pl.id))

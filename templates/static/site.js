@@ -1,7 +1,8 @@
 /* league: progressive enhancement only. Every page works without this file; it adds
    (1) sorting to table.sortable (header buttons, aria-sort) and
    (2) search on the search page with pagefind's JS API, loaded on demand, and
-   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank.
+   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank, and
+   (4) a link to a match folded in a closed <details> opens it.
    No framework. */
 (function () {
   "use strict";
@@ -125,8 +126,22 @@
     });
   }
 
+  // a link to a match (#jogo-…) folded in a closed <details> opens it and scrolls to the match
+  function openTarget() {
+    var id = location.hash.slice(1);
+    var el = id && document.getElementById(decodeURIComponent(id));
+    if (!el) return;
+    var folded = false;
+    for (var d = el.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      if (!d.open) { d.open = true; folded = true; }
+    }
+    if (folded) el.scrollIntoView();
+  }
+
   function init() {
     window.addEventListener("beforeprint", loadImagesForPrint);
+    window.addEventListener("hashchange", openTarget);
+    openTarget();
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
     var form = document.getElementById("busca");
     if (form) search(form);

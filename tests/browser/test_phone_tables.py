@@ -1,7 +1,8 @@
 """Standings tables on a 360 px phone (issue 36, item 1).
 
 For every kind of standings table — stage classification, group, board table, stage pairs, annual clubs,
-annual pairs, Quatrilho classification and the club, team, pair and player histories — at 360×800:
+annual pairs, Quatrilho classification, the club, team, pair and player histories and the boards a pair or
+player played (item 2) — at 360×800:
 
 - the position, the name and the deciding numbers of every row (points; for groups wins and points; for
   Quatrilho total and prize) lie inside the viewport without a swipe, and the page itself does not scroll
@@ -36,10 +37,12 @@ TABLES = {
     "quatrilho": ("championship", "#classificacao table.classification", ROW_HEAD, ["Pos.", "Total", "Prêmio"]),
     "club-history": ("club", "main table", ROW_HEAD, ["Pos.", "Pontos"]),
     "team-history": ("team", "main table", ROW_HEAD, ["Pos.", "Pontos"]),
-    "pair-history": ("pair", "main table", ROW_HEAD, ["Pos.", "Ranking"]),
+    "pair-history": ("pair", "main table >> nth=0", ROW_HEAD, ["Pos.", "Ranking"]),
     "player-pairs": ("player", "main table >> nth=0", ROW_HEAD, ["Pontos de ranking"]),
     "player-stages": ("player", "main table >> nth=1", ROW_HEAD, ["Pos.", "Pontos"]),
-    "player-quatrilho": ("player_quatrilho", "#quatrilho table", ROW_HEAD, ["Pos.", "Pontos", "Prêmio"]),
+    "player-quatrilho": ("player_quatrilho", "#quatrilho table >> nth=0", ROW_HEAD, ["Pos.", "Pontos", "Prêmio"]),
+    "pair-games": ("pair", "#jogos table.games", ROW_HEAD, ["Pontos"]),
+    "player-games": ("player", "#jogos table.games", ROW_HEAD, ["Pontos"]),
 }
 
 # every table the locator finds, with its rows' name cells and the cells of the named columns:
