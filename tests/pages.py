@@ -12,8 +12,9 @@ def _squash(text: str) -> str:
 
 
 class Page(HTMLParser):
-    """One page: `ids` (every id attribute, in order), `tables` ([{caption, rows: [[cell text]], links:
-    [[href]], section}]; section: the id of the innermost <section> holding it) and `links` (every href)."""
+    """One page: `ids` (every id attribute, in order), `tables` ([{caption, headers: [text], rows: [[cell text]],
+    links: [[href]], section, id}]; section: the id of the innermost <section> holding it) and `links` (every
+    href)."""
 
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
@@ -34,8 +35,8 @@ class Page(HTMLParser):
             self._sections.append(a.get("id"))
         elif tag == "table":
             section = next((s for s in reversed(self._sections) if s), None)
-            self._table = {"caption": "", "rows": [], "links": [], "section": section, "id": a.get("id"),
-                           "head": True}
+            self._table = {"caption": "", "headers": [], "rows": [], "links": [], "section": section,
+                           "id": a.get("id"), "head": True}
         elif tag == "a" and "href" in a:
             self.links.append(a["href"])
             if self._table is not None and self._cell is not None and not self._table["head"]:
@@ -51,7 +52,7 @@ class Page(HTMLParser):
         elif tag == "tr" and not self._table["head"]:
             self._table["rows"].append([])
             self._table["links"].append([])
-        elif tag in ("td", "th") and not self._table["head"]:
+        elif tag in ("td", "th"):
             self._cell = []
 
     def handle_endtag(self, tag):
@@ -65,7 +66,8 @@ class Page(HTMLParser):
             self._table["caption"] = _squash("".join(self._caption))
             self._caption = None
         elif tag in ("td", "th") and self._cell is not None:
-            self._table["rows"][-1].append(_squash("".join(self._cell)))
+            cell = _squash("".join(self._cell))
+            (self._table["headers"] if self._table["head"] else self._table["rows"][-1]).append(cell)
             self._cell = None
 
     def handle_data(self, data):

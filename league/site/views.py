@@ -16,6 +16,7 @@ from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.games.truco.ranking import Place, StageResult
 from league.games.truco.rules import pair_points
+from league.games.truco.standings import unplayed
 from league.site.boards import pair_games, player_games, stage_anchors, stage_boards
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
@@ -245,7 +246,7 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
             "draws": _draws(site, st), "host": site.club_name(st.host) if st.host else None,
             "host_url": site.club_url(st.host) if st.host else None,
             "points_table": st.config.ranking_points, "final": st.is_final, "source": site.source(st.mark),
-            "disqualified": st.disqualified, "news": stage_news(site.league, st)}
+            "disqualified": st.disqualified, "news": stage_news(site.league, st), "to_play": _to_play(site, st)}
 
 
 def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
@@ -292,6 +293,23 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
         groups.append({"phase": g.phase, "name": g.name, "rows": rows, "anchor": anchors[(pi, g.name)],
                        "matches": [match_view(site, res, m) for m in gm.matches]})
     return groups
+
+
+def _to_play(site: Site, st) -> list[dict]:
+    """The group matches an in-progress stage still has to play, group by group (none for another stage):
+    [{group, anchor, matches: ["ASTRA × Barigui B"]}]."""
+    if st.status != "in_progress":
+        return []
+    anchors = site.anchors(st)[1]
+    out = []
+    for pi, ph in enumerate(st.phases):
+        for g in ph.groups:
+            left = unplayed(g)
+            if left:
+                out.append({"group": g.name, "anchor": anchors[(pi, g.name)],
+                            "matches": [_("%(home)s × %(away)s") % {"home": st.teams[a].name, "away": st.teams[b].name}
+                                        for a, b in left]})
+    return out
 
 
 def _rounds(site: Site, res: StageResult) -> list[dict]:
@@ -363,12 +381,25 @@ def _club_season(site: Site, sr: SeasonResult, cid: str, places) -> dict | None:
     (stage result, place) of its teams); None when it has neither."""
     entry = next((e for e in sr.clubs if e.key == cid), None)
     stages = [{"stage": res.stage, "team": res.stage.teams[p.key].name, "team_url": site.team_url(p.key),
-               "pos": pos_text(p.position, p.tied), "points": p.points, "how": place_how(res, p)}
-              for res, p in places]
+               **stage_line(res, p)} for res, p in places]
     if not (entry or stages):
         return None
     return {"season": sr.season, "entry": entry, "stages": stages,
             "pos": pos_text(entry.position, entry.tied) if entry else None}
+
+
+def stage_line(res: StageResult, p: Place) -> dict:
+    """A team's line of a stage on its club's and its own page: position, ranking points and how. A stage
+    not yet played has neither ("agendada, 21 de novembro de 2026"); one in progress has a provisional
+    position and no points yet (Truco 12.1: only final stages award them)."""
+    st = res.stage
+    if st.status == "scheduled":
+        return {"pos": "—", "points": None, "how": _("agendada, %(date)s") % {"date": date_br(st.date)}}
+    how = place_how(res, p)
+    if not st.is_final:
+        return {"pos": pos_text(p.position, p.tied), "points": None,
+                "how": _("parcial: %(how)s") % {"how": how} if how else _("parcial")}
+    return {"pos": pos_text(p.position, p.tied), "points": p.points, "how": how}
 
 
 def team_view(site: Site, tid: str) -> dict:
@@ -376,9 +407,9 @@ def team_view(site: Site, tid: str) -> dict:
     rows = []
     for sr, res, p in hist:
         wins, losses = site.stage_record(res).get(tid, (0, 0))
-        rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
-                     "points": p.points, "how": place_how(res, p),
-                     "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}})
+        record = "—" if res.stage.status == "scheduled" or not wins + losses else \
+            _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}
+        rows.append({"season": sr.season, "stage": res.stage, **stage_line(res, p), "record": record})
     team = hist[-1][1].stage.teams[tid]
     squad = [(site.pair_name(x), site.pair_url(x) if page else None) for x, page in site.squad_links(tid)]
     return dict(team=team, club_name=site.club_name(team.club), club_url=site.club_url(team.club), rows=rows,
@@ -392,7 +423,7 @@ def pair_view(site: Site, pair, annual_hist) -> dict:
         rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                      "team": res.stage.teams[team].name if team else "",
                      "team_url": site.team_url(team) if team else None, **p.row.values,
-                     "rp": p.points})
+                     "rp": p.points if res.stage.is_final else None})
     annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
               for sr, e in annual_hist]
     return dict(pair=pair, name=site.pair_name(pair), players=[(site.player_name(x), site.player_url(x)) for x in pair],
@@ -413,7 +444,7 @@ def player_view(site: Site, pl) -> dict:
             team = res.pair_team.get(pair)
             stage = res.stage
             stages.append({"season": sr.season, "stage": stage, "pos": pos_text(p.position, p.tied),
-                           "points": p.points, "pair_url": url, "partner": partner_name,
+                           "points": p.points if stage.is_final else None, "pair_url": url, "partner": partner_name,
                            "team": stage.teams[team].name if team else ""})
         pairs.append(((site.pair_name(pair), pair), {"url": url, "partner": partner_name,
                       "partner_url": site.player_url(partner), "stages": len(hist), "points": points}))

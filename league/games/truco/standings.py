@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
-from league.models import Match, PairId
+from league.models import Group, Match, PairId
 from league.games.truco.rules import pair_points, pontinhos
 from league.standings.core import (
     Criterion, Encounter, HeadToHead, Metric, RankContext, Ranked, RecordedDraw, Row, rank,
@@ -137,3 +137,12 @@ def rank_pairs(matches: Sequence[Match], tiebreaks: Sequence[str], draws=()) -> 
                       draws=[d for d in draws if all(isinstance(x, tuple) for x in d.members)])
     order = sorted(rows)
     return rank(order, criteria(tiebreaks), ctx, tie_order=lambda p: p), ctx, pair_team
+
+
+def unplayed(group: Group) -> list[tuple[str, str]]:
+    """The meetings of a group not played yet (either team at home), in the order of the group's teams:
+    what an in-progress stage still has to play there. # Truco 11 (groups classify by item 10.1 over their
+    matches); decision (rules.md is silent): every two teams of a group meet once, a single round robin."""
+    met = {frozenset((m.home, m.away)) for m in group.matches}
+    teams = group.teams
+    return [(a, b) for i, a in enumerate(teams) for b in teams[i + 1:] if frozenset((a, b)) not in met]
