@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from league.site.boards import stage_anchors
-from tests.pages import page
+from tests.pages import page, text
 from tests.truco_fixtures import W20, W21, groups_phase, knockout_phase, match, result, run, stage, stage_result
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,3 +127,54 @@ def test_a_group_not_named_grupo_gets_the_prefix(tmp_path):
     assert stage_anchors(stage_result(report).stage) == ({"fase-de-grupos-chave-1-1": "jogo-aa-bb"},
                                                           {(0, "Chave 1"): "grupo-chave-1"})
 
+
+# ---------------------------------------------------------------- Quatrilho: a player's rounds
+
+def _rounds(site: Path, player: str, championship: str) -> dict:
+    return next(t for t in page(site, f"jogadores/{player}/").tables
+                if t["section"] == "quatrilho" and t["caption"].endswith(
+                    "mesa, fichas contadas, resultado da rodada, pontos somados e posição depois da rodada "
+                    "(Art. 21, 22)") and championship in t["caption"])
+
+
+def test_a_quatrilho_player_page_has_a_table_of_rounds_and_the_prize(site):
+    t = _rounds(site, "alceu-zanatta", "Chapecó")   # nº 8 in content/seasons/2026/quatrilho/chapeco.yaml
+    assert t["headers"] == ["Rodada", "Total", "Pos.", "Resultado", "Mesa", "Fichas", "Observação"]
+    # result = chips − 100 (no re-registration, no penalty; Art. 8, 21): 160, 150, 140, 150 → +60 +50 +40 +50,
+    # added up +60 +110 +150 +200. Position after each round, over the rounds so far (Art. 21):
+    #  R1: nº 11 +210 (310 chips), nº 14 +130, nº 15 +120, nº 3 +95, nº 18 +90, nº 5 +80, then nº 8 +60 → 7º
+    #  R2: nº 11 +170 and nº 18 +170, nº 3 +155, nº 5 +150, nº 13 +120 (30 + 90), then nº 8 +110 → 6º
+    #  R3: nº 11 +320, nº 3 +275, then nº 8 +150 (nº 15 and nº 18 +140) → 3º
+    #  R4: nº 3 +320, nº 5 and nº 11 +260 (the file's comment), nº 8 +200 → 4º, the final classification
+    assert t["rows"] == [["1ª rodada", "+60", "7º", "+60", "mesa 3", "160", ""],
+                         ["2ª rodada", "+110", "6º", "+50", "mesa 3", "150", ""],
+                         ["3ª rodada", "+150", "3º", "+40", "mesa 1", "140", ""],
+                         ["4ª rodada", "+200", "4º", "+50", "mesa 2", "150", ""]]
+    assert [links[0] for links in t["links"]] == [
+        "/2026/quatrilho/chapeco/#rodada-1-mesa-3", "/2026/quatrilho/chapeco/#rodada-2-mesa-3",
+        "/2026/quatrilho/chapeco/#rodada-3-mesa-1", "/2026/quatrilho/chapeco/#rodada-4-mesa-2"]
+    ids = page(site, "2026/quatrilho/chapeco/").ids
+    assert all(links[0].split("#")[1] in ids for links in t["links"])
+    # 4th eligible place: 6 % of (20 + 6) × R$ 55,00 = R$ 85,80 (Art. 23)
+    assert "Prêmio: R$ 85,80 (Art. 23)." in text(site, "jogadores/alceu-zanatta/")
+
+
+def test_a_round_with_a_penalty_and_a_re_registration_says_so(site):
+    t = _rounds(site, "ires-tomazoni", "Chapecó")   # nº 9
+    # R3: 112 chips − 100 − 200 penalty (Art. 12) = −188; R4: 88 chips − 100 × (1 + 1 re-registration) = −112.
+    # After R1 −65, R2 −64 → −129; R3 −317, the lowest of the 20 (nº 16 −305, nº 17 −287) → 20º; R4 −429,
+    # still the lowest (nº 16 −372) → 20º
+    assert t["rows"][2:] == [["3ª rodada", "−317", "20º", "−188", "mesa 4", "112", "penalidade de 200 fichas"],
+                             ["4ª rodada", "−429", "20º", "−112", "mesa 2", "88", "1 reinscrição"]]
+    assert "Sem prêmio em dinheiro (Art. 23)." in text(site, "jogadores/ires-tomazoni/")
+
+
+def test_a_championship_in_progress_stops_at_the_first_round_not_counted(site):
+    t = _rounds(site, "gentil-dalmolin", "Xanxerê")   # nº 2 in xanxere.yaml, in progress
+    # R1 150 chips → +50, 3rd behind nº 7 +90 and nº 1 +61; R2 120 → +20, +70, tied in every Art. 22 criterion
+    # with nº 9 (+20 +50: 2 positive rounds, 70 won, best 50) behind nº 7 +150 and nº 13 +110 → 3º=; the 3rd
+    # round is drawn (table 3) but not counted
+    assert t["rows"] == [["1ª rodada", "+50", "3º", "+50", "mesa 2", "150", ""],
+                         ["2ª rodada", "+70", "3º=", "+20", "mesa 2", "120", ""],
+                         ["3ª rodada", "—", "—", "—", "mesa 3", "—", "mesa ainda não contada"]]
+    assert "Prêmio: definido no encerramento do campeonato." in text(site, "jogadores/gentil-dalmolin/")

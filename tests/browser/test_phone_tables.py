@@ -1,8 +1,8 @@
 """Standings tables on a 360 px phone (issue 36, item 1).
 
 For every kind of standings table — stage classification, group, board table, stage pairs, annual clubs,
-annual pairs, Quatrilho classification, the club, team, pair and player histories and the boards a pair or
-player played (item 2) — at 360×800:
+annual pairs, Quatrilho classification, the club, team, pair and player histories, the boards a pair or
+player played and a Quatrilho player's rounds (item 2) — at 360×800:
 
 - the position, the name and the deciding numbers of every row (points; for groups wins and points; for
   Quatrilho total and prize) lie inside the viewport without a swipe, and the page itself does not scroll
@@ -41,6 +41,7 @@ TABLES = {
     "player-pairs": ("player", "main table >> nth=0", ROW_HEAD, ["Pontos de ranking"]),
     "player-stages": ("player", "main table >> nth=1", ROW_HEAD, ["Pos.", "Pontos"]),
     "player-quatrilho": ("player_quatrilho", "#quatrilho table >> nth=0", ROW_HEAD, ["Pos.", "Pontos", "Prêmio"]),
+    "player-quatrilho-rounds": ("player_quatrilho", "#quatrilho table.rounds-q", ROW_HEAD, ["Total", "Pos."]),
     "pair-games": ("pair", "#jogos table.games", ROW_HEAD, ["Pontos"]),
     "player-games": ("player", "#jogos table.games", ROW_HEAD, ["Pontos"]),
 }
