@@ -173,3 +173,20 @@ def test_no_column_repeats_another(table, urls, page):
                 same = sum(1 for r in rows if len(r) == n and re.search(r"[^\W\d_]", r[i]) and r[i] == r[j])
                 assert same * 2 <= len(rows), \
                     f"{t['where']}: “{t['headers'][j]}” repeats “{t['headers'][i]}” in {same} of {len(rows)} rows"
+
+
+def test_a_board_links_to_its_match_opened_and_in_view(urls, page):
+    """From a pair's list of boards, the match link lands on the match on the stage page at 360 px: its
+    folded list of matches opened (site.js; Chromium also unfolds it itself), the match in view and marked."""
+    _open(page, _page_url(urls, "pair"))
+    link = page.locator("#jogos table.games tbody a[href*='#jogo-']").first
+    anchor = link.get_attribute("href").split("#")[1]
+    link.click()
+    page.wait_for_url(f"**#{anchor}")
+    match = page.locator(f"article.match#{anchor}")
+    match.wait_for(state="visible")
+    box = match.bounding_box()
+    assert box and 0 <= box["y"] < VIEWPORT["height"], f"#{anchor} at {box}"
+    assert match.evaluate("e => e.matches(':target') && getComputedStyle(e).outlineStyle === 'solid'")
+    shot(page, "phone-deep-link-match")
+    assert page.errors == []
