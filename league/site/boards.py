@@ -96,16 +96,23 @@ def stage_boards(stage: Stage) -> dict[PairId, list[PairBoard]]:
 
 # ---------------------------------------------------------------- the pair and player pages' lists
 
-def _board_row(site, st, b: PairBoard, stage_url: str, partner=None) -> dict:
-    """One board of a pair's or player's list, with names and the link to its match."""
-    row = {"opponent": site.pair_name(b.opponent) if b.opponent else "—",
-           "opponent_url": site.pair_url(b.opponent) if b.opponent else None,
-           "opponent_team": st.teams[b.opponent_team].name, "where": b.where, "won": b.won,
-           "points": f"{b.points[0]}–{b.points[1]}", "games": b.games,
-           "match": f"{b.match_points[0]}x{b.match_points[1]}", "url": f"{stage_url}#{b.anchor}"}
-    if partner is not None:
-        row.update(partner=site.player_name(partner), partner_url=site.player_url(partner))
-    return row
+def _board_rows(site, st, pair) -> list[tuple]:
+    """The pair's boards in a stage as its page lists them, one tuple each (the templates unpack it, which is
+    cheaper than looking up the keys of a dict across ~80,000 rows of a 5-season archive): opposing pair's name
+    and URL (None: no pair named), its team, the pair points' cell class (a board won stands out), pair points
+    and game scores (the pair's first), the link to the match and its text ("Grupo D: 2x3"). Kept for the
+    build: the pair's page and its two players' pages list them."""
+    memo = site.__dict__.setdefault("_board_rows", {})
+    key = (st.path, pair)
+    got = memo.get(key)
+    if got is None:
+        url = site.stage_url(st)
+        got = memo[key] = [
+            (site.pair_name(b.opponent) if b.opponent else "—", site.pair_url(b.opponent) if b.opponent else None,
+             st.teams[b.opponent_team].name, "total win" if b.won else "total", f"{b.points[0]}–{b.points[1]}",
+             b.games, f"{url}#{b.anchor}", f"{b.where}: {b.match_points[0]}x{b.match_points[1]}")
+            for b in site.boards(st).get(pair, ())]
+    return got
 
 
 def _by_season(stages: list) -> list[dict]:
@@ -123,26 +130,29 @@ def _by_season(stages: list) -> list[dict]:
 
 
 def pair_games(site, pair) -> list[dict]:
-    """Every board a pair played, stage by stage (the newest first), each linking to its match."""
+    """Every board a pair played, stage by stage (the newest first), each linking to its match: rows of
+    _board_rows with no partner (None, None)."""
     stages = []
     for sr, res, _p in site.pair_hist.get(pair, ()):
-        boards = site.boards(res.stage).get(pair, ())
-        if boards:
-            url = site.stage_url(res.stage)
-            stages.append((sr, res, ([_board_row(site, res.stage, b, url) for b in boards], url, boards[0].team)))
+        rows = _board_rows(site, res.stage, pair)
+        if rows:
+            team = site.boards(res.stage)[pair][0].team
+            stages.append((sr, res, ([r + (None, None) for r in rows], site.stage_url(res.stage), team)))
     return _by_season(stages)
 
 
 def player_games(site, pid: str) -> list[dict]:
-    """Every board a player played, with whichever partner, stage by stage (the newest first)."""
+    """Every board a player played, with whichever partner (name and URL ending each row), stage by stage
+    (the newest first)."""
     by_stage: dict = {}
     for pair in sorted(site.player_pairs.get(pid, ())):
         partner = pair[0] if pair[1] == pid else pair[1]
+        with_partner = (site.player_name(partner), site.player_url(partner))
         for sr, res, _p in site.pair_hist[pair]:
-            boards = site.boards(res.stage).get(pair, ())
-            if not boards:
+            rows = _board_rows(site, res.stage, pair)
+            if not rows:
                 continue
-            url = site.stage_url(res.stage)
-            got = by_stage.setdefault(res.stage.path, (sr, res, ([], url, boards[0].team)))
-            got[2][0].extend(_board_row(site, res.stage, b, url, partner) for b in boards)
+            team = site.boards(res.stage)[pair][0].team
+            got = by_stage.setdefault(res.stage.path, (sr, res, ([], site.stage_url(res.stage), team)))
+            got[2][0].extend([r + with_partner for r in rows])
     return _by_season(list(by_stage.values()))
