@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import NamedTuple, Optional
 
 from league.content.diagnostics import SourceMark
+from league.standings.criteria import PAIR_DEFAULT, QUATRILHO_DEFAULT, TEAM_DEFAULT
 
 _tuple_new = tuple.__new__
 PairId = tuple[str, str]  # the two player ids, sorted: a pair is the unordered set of its players
@@ -30,10 +31,8 @@ class TrucoConfig:
     games_to_win: int = 2
     game_points: int = 12
     walkover_games: tuple[tuple[int, int], ...] = ((12, 0), (12, 0))
-    team_tiebreaks: tuple[str, ...] = ("wins", "points", "head_to_head", "pair_points_balance",
-                                       "pontinhos_balance", "draw")
-    pair_tiebreaks: tuple[str, ...] = ("points", "wins", "head_to_head", "pair_points_balance",
-                                       "pontinhos_balance", "draw")
+    team_tiebreaks: tuple[str, ...] = TEAM_DEFAULT   # (league/standings/criteria.py)
+    pair_tiebreaks: tuple[str, ...] = PAIR_DEFAULT
     ranking_points: tuple = (20, 16, 12, 8, 6, 4, 3, 2)
 
 
@@ -44,7 +43,7 @@ class QuatrilhoConfig:
     max_rebuys_per_round: int = 1
     champions: int = 5
     state_qualifiers: int = 4
-    tiebreaks: tuple[str, ...] = ("net", "positive_rounds", "points_won", "best_round", "draw")
+    tiebreaks: tuple[str, ...] = QUATRILHO_DEFAULT
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,7 @@ class Club:
     name: str
     city: Optional[str]
     mark: SourceMark
+    short_name: Optional[str] = None   # a shorter name the federation's lists use (league import matches it)
 
 
 @dataclass(frozen=True)
@@ -118,14 +118,24 @@ class Match:
     round: Optional[int]             # index of the knockout round in the stage, in order
     mark: SourceMark
     note: Optional[str] = None
+    result: Optional[tuple[int, int]] = None   # (home, away) team points when only the result is known: no boards
 
     @cached_property
     def home_points(self) -> int:
+        if self.result is not None:
+            return self.result[0]
         return sum(1 for b in self.boards if b.home_games > b.away_games)
 
     @property
     def away_points(self) -> int:
+        if self.result is not None:
+            return self.result[1]
         return len(self.boards) - self.home_points
+
+    @property
+    def result_only(self) -> bool:
+        """Known by its team result alone ("4x1"): its boards, pair points and pontinhos are unknown."""
+        return self.result is not None
 
     @cached_property
     def winner(self) -> str:
@@ -224,6 +234,14 @@ class Stage:
     path: str
     mark: SourceMark
     note: Optional[str] = None
+    # a stage known only by its published final places (history): each place the team ids sharing it
+    final_places: Optional[tuple[tuple[str, ...], ...]] = None
+    source: Optional[str] = None      # where the results were published (a URL)
+
+    @property
+    def places_only(self) -> bool:
+        """Known only by its final places: no matches, no pair classification."""
+        return self.final_places is not None
 
     @property
     def matches(self) -> list[Match]:

@@ -32,9 +32,10 @@ def site(tmp_path_factory) -> Path:
 def test_a_stage_in_progress_is_partial_and_lists_what_is_left_to_play(site):
     t = text(site, "2026/truco/etapa-2/")
     assert "Classificação parcial" in t and "Classificação final" not in t
-    # Grupo A is a round robin of 3 teams: 3 meetings; aa × bb is played, aa × cc and bb × cc are left, in the
-    # order of the group's teams; Grupo B (one team) has none
-    assert "Confrontos a disputar Grupo A Clube AA × Clube CC Clube BB × Clube CC Grupos" in t
+    # Grupo A is a single round robin of 3 teams (games/truco/schedule.round_robin, the circle method): round 1
+    # bb × cc, round 2 cc × aa, round 3 aa × bb; aa × bb is played, so bb × cc and cc × aa are left, in the
+    # order of the rounds; Grupo B (one team) has none
+    assert "Confrontos a disputar Grupo A Clube BB × Clube CC Clube CC × Clube AA Grupos" in t
     p = page(site, "2026/truco/etapa-2/")
     classification = next(tb for tb in p.tables if tb["section"] == "classificacao")
     # no ranking-point column: only final stages award them (Truco 12.1)

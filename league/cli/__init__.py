@@ -86,7 +86,8 @@ class _Progress:
 # the diff or the server (a third of a second of imports)
 LAZY = {"schema": ("league.cli.schema", "schema"), "new": ("league.cli.new", "new"),
         "diff": ("league.cli.diff", "diff_cmd"), "draw": ("league.cli.draw", "draw"),
-        "serve": ("league.cli.serve", "serve")}
+        "serve": ("league.cli.serve", "serve"), "import": ("league.cli.importer", "import_cmd"),
+        "sumulas": ("league.cli.sumulas", "sumulas")}
 
 
 class LazyGroup(click.Group):

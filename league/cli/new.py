@@ -3,12 +3,14 @@
 Every value the editor must supply is a placeholder in angle brackets (`<AAAA-MM-DD>`, `<equipe-1>`,
 `"<placar>"`) chosen so that `league check` rejects it at its line until it is replaced; once every
 placeholder is filled the file passes `league check`. The first line is the yaml-language-server
-modeline pointing at the committed JSON Schema (schemas/, written by `league schema`)."""
+modeline pointing at the committed JSON Schema (schemas/, written by `league schema`; written here too when a
+project has none yet, so that the reference always resolves)."""
 from __future__ import annotations
 
 import os
 import re
 from pathlib import Path
+from typing import Optional
 
 import click
 
@@ -67,10 +69,28 @@ def stage_name(stage_id: str) -> str:
     return " ".join(w.capitalize() for w in stage_id.split("-"))
 
 
+def schema_path(content: Path, schema_file: str) -> Path:
+    """Where the modeline of a new file points: <project>/schemas/ beside the content folder, where `league
+    schema` writes by default and .vscode/settings.json maps the content files to."""
+    return content.resolve().parent / "schemas" / schema_file
+
+
 def _modeline(target: Path, content: Path, schema_file: str) -> str:
-    schemas = (content.resolve().parent / "schemas" / schema_file)
-    rel = Path(os.path.relpath(schemas, target.resolve().parent)).as_posix()
+    rel = Path(os.path.relpath(schema_path(content, schema_file), target.resolve().parent)).as_posix()
     return f"# yaml-language-server: $schema={rel}\n"
+
+
+def ensure_schema(content: Path, schema_file: str) -> Optional[Path]:
+    """Writes the schema a new file's modeline points at when it is not there yet (a project without schemas/),
+    so that the reference resolves; returns its path when written. An existing file is left as it is (`league
+    schema --check` says when it is out of date)."""
+    path = schema_path(content, schema_file)
+    if path.exists():
+        return None
+    from league.cli.schema import schema_files
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(schema_files()[schema_file], encoding="utf-8")
+    return path
 
 
 def _c(code: str, comment: str = "", width: int = 40) -> str:
@@ -144,22 +164,51 @@ def _stage_phases(boards: int) -> list[str]:
         out.append(_c('              - "<placar>"', 'partidas, tentos da casa primeiro: "12-7 9-12 12-10"'
                       if i == 0 else ""))
     out.append(_c("            # walkover: <equipe>", "em vez de boards: a equipe que não compareceu (5x0)"))
+    out += [
+        _c("      # Grupo B:", "outro grupo: tire o \"# \" destas linhas"),
+        _c("      #   teams: [<equipe-3>, <equipe-4>]"),
+        _c("      #   matches: []", "[] até o primeiro confronto"),
+    ]
+    return out + ["\n"] + _stage_knockout(boards)
+
+
+# A knockout of 8 teams with its placement rounds (data-format.md: `places`, `for_place`): each round's name,
+# its key line (None: an elimination round) and who plays each of its matches.
+KNOCKOUT = [
+    ("Quartas de final", None, ["quarta 1", "quarta 2", "quarta 3", "quarta 4"]),
+    ("Semifinal", None, ["vencedores das quartas 1 e 2", "vencedores das quartas 3 e 4"]),
+    ("Semifinal do 5º ao 8º", "places: [5, 8]", ["perdedores das quartas 1 e 2", "perdedores das quartas 3 e 4"]),
+    ("Disputa de 5º lugar", "for_place: 5", ["vencedores das semifinais do 5º ao 8º"]),
+    ("Disputa de 7º lugar", "for_place: 7", ["perdedores das semifinais do 5º ao 8º"]),
+    ("Disputa de 3º lugar", "for_place: 3", ["perdedores das semifinais"]),
+    ("Final", "for_place: 1", ["vencedores das semifinais"]),
+]
+KEY_NOTES = {None: "o perdedor é eliminado", "places: [5, 8]": "chave do 5º ao 8º lugar: não elimina ninguém",
+             "for_place: 5": "vencedor em 5º, perdedor em 6º", "for_place: 7": "vencedor em 7º, perdedor em 8º",
+             "for_place: 3": "vencedor em 3º, perdedor em 4º", "for_place: 1": "vencedor campeão, perdedor vice"}
+
+
+def _stage_knockout(boards: int) -> list[str]:
+    """A knockout phase, commented out: quarter-finals, semi-finals, the 5th–8th bracket and the matches for
+    places, one match a line."""
+    score = "[" + ", ".join(['"<placar>"'] * boards) + "]"
+    out = [
+        "  # Mata-mata (opcional), de 8 equipes, com disputa de todas as colocações: quando a fase começar,\n",
+        "  # tire o \"# \" do início das linhas abaixo e troque cada <equipe> por um id de teams:. Rodadas em\n",
+        "  # ordem; uma rodada sem for_place nem places elimina o perdedor. Apague as que a etapa não tiver.\n",
+        _c("  # - name: Fase final"),
+        _c("  #   knockout:", "rodadas, em ordem"),
+    ]
+    for name, key, who in KNOCKOUT:
+        out.append(_c(f"  #     - round: {name}", KEY_NOTES[None] if key is None else ""))
+        if key:
+            out.append(_c(f"  #       {key}", KEY_NOTES[key]))
+        out.append(_c("  #       matches:"))
+        out += [f"  #         - {{home: <equipe>, away: <equipe>, boards: {score}}}  # {w}\n" for w in who]
     return out
 
 
-STAGE_TAIL = [   # the knockout, the draws and the disqualifications: commented out, for when they come
-    "  # Mata-mata (opcional): rodadas em ordem; uma rodada sem for_place/places elimina o perdedor.\n",
-    "  # - name: Fase final\n",
-    "  #   knockout:\n",
-    "  #     - round: Semifinal\n",
-    "  #       matches:\n",
-    "  #         - {home: <equipe>, away: <equipe>, boards: [\"12-5 12-7\", …]}\n",
-    "  #     - round: Disputa de 3º lugar\n",
-    "  #       for_place: 3                # o vencedor fica em 3º, o perdedor em 4º\n",
-    "  #       matches: […]\n",
-    "  #     - round: Final\n",
-    "  #       for_place: 1\n",
-    "  #       matches: […]\n",
+STAGE_TAIL = [   # the draws and the disqualifications: commented out, for when they come
     "\n",
     "# Sorteios (item 10.1): só quando `league check` avisar de um empate que precisa de sorteio.\n",
     "# draws:\n",
@@ -222,9 +271,10 @@ def championship_skeleton(season: str, champ_id: str) -> str:
     return "".join(out)
 
 
-def new_file(content: Path, kind: str, season: str, file_id: str) -> Path:
-    """Writes the skeleton of a stage ("truco") or championship ("quatrilho"); returns its path.
-    Raises Refused when the file exists or the content folder is missing."""
+def new_file(content: Path, kind: str, season: str, file_id: str) -> tuple[Path, Optional[Path]]:
+    """Writes the skeleton of a stage ("truco") or championship ("quatrilho"); returns its path, and the schema
+    file its modeline points at when that had to be written too. Raises Refused when the file exists or the
+    content folder is missing."""
     if not (content / "league.yaml").is_file():
         raise Refused(f"{content}/league.yaml não encontrado: rode o comando na raiz do projeto "
                       "ou use --content PASTA")
@@ -245,7 +295,7 @@ def new_file(content: Path, kind: str, season: str, file_id: str) -> Path:
     text = _modeline(target, content, schema_file) + body
     with open(target, "x", encoding="utf-8") as fh:  # "x": never overwrite, even in a race
         fh.write(text)
-    return target
+    return target, ensure_schema(content, schema_file)
 
 
 _content_option = click.option("--content", default="content", type=click.Path(file_okay=False, path_type=Path),
@@ -260,8 +310,10 @@ def new() -> None:
 def _run(content: Path, kind: str, season: str, file_id: str, what: str) -> None:
     check_season(season)
     check_id(file_id, what)
-    path = new_file(content, kind, season, file_id)
+    path, schema = new_file(content, kind, season, file_id)
     click.echo(f"criado {path}", err=True)
+    if schema is not None:
+        click.echo(f"criado {schema} (o esquema que o editor usa para completar e conferir o arquivo)", err=True)
     click.echo("preencha os campos <…> e rode `league check`", err=True)
 
 

@@ -15,6 +15,7 @@ from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from league.content.syntax import GAME
+from league.standings import criteria
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
@@ -24,6 +25,9 @@ Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 BOARD_SCORE_PATTERN = rf"^\s*{GAME}(\s+{GAME})*\s*$"
 GAME_SCORE_PATTERN = rf"^\s*{GAME}\s*$"
 BoardScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": BOARD_SCORE_PATTERN})]
+# a team match known by its result only (history): "4x1", "4-1", "4×1" (league.games.truco.rules.parse_match_result)
+MATCH_RESULT_PATTERN = r"^\s*[0-9]{1,4}\s*[-xX×]\s*[0-9]{1,4}\s*$"
+MatchResult = Annotated[str, WithJsonSchema({"type": "string", "pattern": MATCH_RESULT_PATTERN})]
 GameScore = Annotated[str, WithJsonSchema({"type": "string", "pattern": GAME_SCORE_PATTERN})]
 
 # Bounds of every number an editor types, far above any federation's use: a slip of the keyboard (or a hostile
@@ -82,10 +86,11 @@ StageStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendada",
                         AfterValidator(_english_status)]
 ChampionshipStatus = Annotated[Literal["scheduled", "in_progress", "final", "agendado", "em andamento", "encerrado",
                                        "agendada", "encerrada"], AfterValidator(_english_status)]
-TRUCO_TEAM_CRITERIA = ("wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw")
-QUATRILHO_CRITERIA = ("net", "positive_rounds", "points_won", "best_round", "draw")
-TeamCriterion = Literal["wins", "points", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"]
-QCriterion = Literal["net", "positive_rounds", "points_won", "best_round", "draw"]
+# the criteria each list may name, and their defaults: the registry's (league/standings/criteria.py)
+TRUCO_TEAM_CRITERIA = criteria.TEAM_DEFAULT
+QUATRILHO_CRITERIA = criteria.QUATRILHO_DEFAULT
+TeamCriterion = Literal[criteria.keys_for(criteria.TRUCO)]   # (a tuple subscript: Literal["wins", "points", …])
+QCriterion = Literal[criteria.keys_for(criteria.QUATRILHO)]
 
 
 # defer_build: a model's validator is built when it is first used, not at import (~22 ms of every build's
@@ -105,7 +110,7 @@ class TrucoSettings(Strict):
     team_tiebreaks: list[TeamCriterion] = Field(list(TRUCO_TEAM_CRITERIA), max_length=MAX_CRITERIA,
                                                 description="Critérios de desempate das equipes, em ordem (item 10.1).")
     pair_tiebreaks: list[TeamCriterion] = Field(
-        ["points", "wins", "head_to_head", "pair_points_balance", "pontinhos_balance", "draw"], max_length=MAX_CRITERIA,
+        list(criteria.PAIR_DEFAULT), max_length=MAX_CRITERIA,
         description="Critérios de desempate das duplas, em ordem (item 10.3 e 12.2).")
     ranking_points: list[Points] = Field([20, 16, 12, 8, 6, 4, 3, 2], max_length=MAX_PLACES,
                                          description="Pontos de ranking por colocação na etapa: 1º, 2º, … "
@@ -167,6 +172,8 @@ class SeasonFile(Strict):
 
 class Club(Strict):
     name: str = Field(description="Nome do clube ou associação.")
+    short_name: str | None = Field(None, description="Sigla ou nome curto usado nas listas publicadas, ex.: "
+                                                     "APTRU (league import reconhece o clube por ele).")
     city: str | None = Field(None, description="Cidade.")
 
 
@@ -199,6 +206,8 @@ class Match(Strict):
     away: Slug = Field(description="Equipe visitante (id).")
     boards: list[Board] | None = Field(None, description="Um item por jogo, na ordem das mesas.")
     walkover: Slug | None = Field(None, description="Equipe que não compareceu (perde 5x0).")
+    result: MatchResult | None = Field(None, description="Só o resultado do confronto, casa primeiro, quando os "
+                                                         "jogos não são conhecidos (histórico): \"4x1\" (item 9.1).")
     note: str | None = Field(None, description="Observação.")
 
 
@@ -226,7 +235,9 @@ class Phase(Strict):
 class Team(Strict):
     club: Slug | None = Field(None, description="Clube da equipe; por padrão o próprio id da equipe.")
     name: str | None = Field(None, description="Nome exibido, ex.: APTRU B.")
-    pairs: list[PairIds] = Field(max_length=MAX_BOARDS, description="Elenco: duplas na ordem das mesas.")
+    pairs: list[PairIds] = Field([], max_length=MAX_BOARDS,
+                                 description="Elenco: duplas na ordem das mesas (sem elenco quando os confrontos "
+                                             "só têm o resultado, histórico).")
 
 
 class Draw(Strict):
@@ -248,6 +259,15 @@ class Disqualification(Strict):
     reason: str = Field(description="Motivo, ex.: Item 4.12.")
 
 
+class PlacedTeam(Strict):
+    club: Slug = Field(description="Clube da equipe (id de clubs.yaml).")
+    name: str = Field(min_length=1, description="Nome da equipe, ex.: APTRU B; o id da equipe vem dele (aptru-b).")
+
+
+PlaceEntry = Union[Slug, PlacedTeam]
+FinalPlace = Union[PlaceEntry, Annotated[list[PlaceEntry], Field(min_length=2, max_length=MAX_TEAMS)]]
+
+
 class StageFile(Strict):
     name: str = Field(description="Nome da etapa, ex.: 1ª Etapa.")
     date: Date = Field(description="Data (AAAA-MM-DD).")
@@ -261,6 +281,12 @@ class StageFile(Strict):
     draws: list[Draw] = Field([], max_length=MAX_TEAMS, description="Sorteios registrados (item 10.1).")
     classification: Classification | None = Field(None, description="Classificação definida pela comissão.")
     disqualified: list[Disqualification] = Field([], max_length=MAX_NUMBER, description="Desclassificações.")
+    final_places: list[FinalPlace] | None = Field(
+        None, min_length=1, max_length=MAX_TEAMS,
+        description="Etapa conhecida só pela classificação final (histórico), no lugar de teams e phases: ids de "
+                    "clubes em ordem; uma lista dentro da lista para um lugar dividido; {club, name} para uma "
+                    "segunda equipe.")
+    source: str | None = Field(None, description="Onde os resultados foram publicados (endereço), mostrado na página.")
     note: str | None = Field(None, description="Observação.")
 
 

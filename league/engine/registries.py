@@ -41,7 +41,7 @@ def load_registries(loader: Loader) -> tuple[dict, dict]:
 
 
 def load_clubs(loader: Loader) -> dict:
-    return {cid: Club(cid, m.name, m.city, mark) for cid, mark, m, _ in _registry(
+    return {cid: Club(cid, m.name, m.city, mark, m.short_name) for cid, mark, m, _ in _registry(
         loader, "clubs.yaml", "clubs", "id do clube → {name, city}", S.Club, "clube", "escreva {name: …, city: …}")}
 
 

@@ -61,6 +61,16 @@ def season_rankings(stages: list[StageResult]) -> tuple[list[AnnualEntry], list[
     return annual_ranking(club_entries(stages), final_ids), annual_ranking(pair_entries(stages), final_ids)
 
 
+def pairs_left_out(stages: list[StageResult]) -> tuple[list[StageResult], list[StageResult]]:
+    """The final stages the season's pair ranking leaves out (known only by their final places: no pair
+    classification), and those it counts only in part (some matches known by their result alone, whose boards
+    are unknown). # Truco 12.2; data-format.md, history"""
+    final = [r for r in stages if r.stage.is_final]
+    out = [r for r in final if r.stage.places_only]
+    partial = [r for r in final if not r.stage.places_only and any(m.result_only for m in r.stage.matches)]
+    return out, partial
+
+
 def _names(keys) -> str:
     return ", ".join(pair_slug(k).replace("--", " + ") if isinstance(k, tuple) else str(k) for k in keys)
 
@@ -76,21 +86,29 @@ def stage_warnings(res: StageResult, diags: Diagnostics) -> None:
     _unknown_pontinhos(res, diags)
     _group_ties(res, diags)
     npts = len(st.config.ranking_points)
-    for label, places, kind in (("classificação da etapa", res.classification, "teams"),
-                                ("classificação das duplas", res.pairs, "pairs")):
-        _shared_places(st, label, places, kind, npts, diags)
+    if not st.places_only:   # (a place the federation published as shared is no tie left to resolve)
+        _shared_places(st, "classificação da etapa", res.classification, "teams", npts, diags)
+    _shared_places(st, "classificação das duplas", res.pairs, "pairs", npts, diags)
     _unused_draws(res, diags)
 
 
 def _unknown_pontinhos(res: StageResult, diags: Diagnostics) -> None:
     """A criterion that could not be applied for want of pontinhos (Truco 10.1), once per criterion and group."""
     seen = set()
+    results_only = any(m.result_only for m in res.stage.matches)
     for kind, crit, members, scope in res.notes:
-        if kind == "unknown" and (crit, members) not in seen:
-            seen.add((crit, members))
+        key = members if results_only else (crit, members)   # (history: one warning per tie, not per criterion)
+        if kind == "unknown" and key not in seen:
+            seen.add(key)
+            if results_only:   # history: the boards are not known, the tie cannot be broken from the data
+                why, hint = "há confrontos registrados só pelo resultado (\"4x1\"), sem os jogos: o empate não pode " \
+                    "ser desfeito pelos dados", "anote os jogos do confronto, se forem conhecidos, ou registre o " \
+                    "sorteio em draws: ou a classificação publicada em classification:"
+            else:
+                why, hint = "há jogos sem os pontinhos anotados", "anote os pontinhos dos jogos (\"12-7 9-12 12-10\") " \
+                    "ou registre um sorteio em draws:"
             diags.warning(res.stage.mark, f"{scope}: o critério {crit} não pôde ser aplicado entre {_names(members)}: "
-                          "há jogos sem os pontinhos anotados", "anote os pontinhos dos jogos (\"12-7 9-12 12-10\") "
-                          "ou registre um sorteio em draws:", code="unknown-pontinhos")
+                          + why, hint, code="unknown-pontinhos")
 
 
 def _group_ties(res: StageResult, diags: Diagnostics) -> None:

@@ -8,7 +8,7 @@ import math
 from decimal import Decimal
 from typing import Any
 
-from league.games.results import Results, SeasonResult
+from league.games.results import Results, SeasonResult, pairs_left_out
 from league.games.quatrilho.championship import Cell, ChampionshipResult
 from league.games.truco.ranking import StageResult
 
@@ -41,19 +41,26 @@ def dumps(data: Any) -> str:
 
 
 def ranking_json(sr: SeasonResult) -> dict:
+    """The season's annual rankings; `pairs_left_out` (only when some) lists the final stages the pair ranking
+    leaves out: known only by their final places (history)."""
+    left_out = [r.stage.id for r in pairs_left_out(sr.stages)[0]]
     return {
         "season": sr.season.year,
         "clubs": [{"position": e.position, "tied": e.tied, "club": e.key, "points": num(e.points),
                    "stages": {k: num(v) for k, v in e.stages.items()}} for e in sr.clubs],
         "pairs": [{"position": e.position, "tied": e.tied, "players": list(e.key), "points": num(e.points),
                    "stages": {k: num(v) for k, v in e.stages.items()}} for e in sr.pairs],
+        **({"pairs_left_out": left_out} if left_out else {}),
     }
 
 
 def stage_json(res: StageResult) -> dict:
+    """A stage's classification, group standings and pairs; `source` (only when the file gives one): where
+    its results were published."""
     st = res.stage
     return {
         "season": st.season, "stage": st.id, "status": st.status,
+        **({"source": st.source} if st.source else {}),
         "classification": [{"position": p.position, "tied": p.tied, "team": p.key, "club": st.teams[p.key].club,
                             "ranking_points": num(p.points)} for p in res.classification],
         "groups": [{"name": g.name, "standings": [

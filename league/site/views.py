@@ -10,13 +10,13 @@ from typing import Any
 from urllib.parse import urlparse
 
 from league import i18n
-from league.games.results import Results, SeasonResult
+from league.games.results import Results, SeasonResult, pairs_left_out
 from league.standings.explain import explain, tie_text
 from league.i18n import L_, _
 from league.models import PairId, pair_slug
 from league.games.truco.ranking import Place, StageResult
 from league.games.truco.rules import pair_points
-from league.games.truco.standings import unplayed
+from league.games.truco.schedule import pending_matches
 from league.site.boards import pair_games, player_games, stage_anchors, stage_boards
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
@@ -200,7 +200,12 @@ def _by_group(st, p: Place) -> str:
     return _("%(place)s no %(group)s") % {"place": i18n.ordinal(gp), "group": group}
 
 
-_HOW = {"override": _by_committee, "placement": _by_placement, "knockout": _by_knockout, "group": _by_group}
+def _by_publication(st, p: Place) -> str:
+    return _("classificação publicada")
+
+
+_HOW = {"override": _by_committee, "placement": _by_placement, "knockout": _by_knockout, "group": _by_group,
+        "published": _by_publication}
 
 
 def why(p, final: bool, what: str = "equipes", obvious: tuple = ()) -> str | None:
@@ -235,6 +240,7 @@ def match_view(site: Site, res: StageResult, m) -> dict:
         "home_points": m.home_points, "away_points": m.away_points, "winner": m.winner,
         "walkover": m.walkover, "walkover_name": st.teams[m.walkover].name if m.walkover else None,
         "boards": boards if not m.walkover else [], "source": site.source(m.mark), "note": m.note,
+        "result_only": m.result_only,
     }
 
 
@@ -246,7 +252,10 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
             "draws": _draws(site, st), "host": site.club_name(st.host) if st.host else None,
             "host_url": site.club_url(st.host) if st.host else None,
             "points_table": st.config.ranking_points, "final": st.is_final, "source": site.source(st.mark),
-            "disqualified": st.disqualified, "news": stage_news(site.league, st), "to_play": _to_play(site, st)}
+            "disqualified": st.disqualified, "news": stage_news(site.league, st),
+            "published": st.source, "published_host": urlparse(st.source).netloc if st.source else None,
+            "places_only": st.places_only,
+            "results_only": any(m.result_only for m in st.matches), "to_play": _to_play(site, st)}
 
 
 def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
@@ -254,8 +263,20 @@ def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
     st = res.stage
     first = st.config.team_tiebreaks[:1] if what == "equipes" else st.config.pair_tiebreaks[:1]
     return {"pos": pos_text(p.position, p.tied), "key": p.key, "points": p.points,
-            "why": why(p, st.is_final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
+            "why": _tie_why(res, p) or why(p, st.is_final, what, tuple(first)), "how": place_how(res, p) if what == "equipes" else "",
             "disqualified": p.disqualified}
+
+
+def _tie_why(res: StageResult, p) -> str | None:
+    """A tie the data cannot break, in words: a place shared as the federation published it (history), or a
+    tie a criterion could not be applied to (pontinhos or boards not written down); None for any other line."""
+    if not p.tied:
+        return None
+    if getattr(p, "how", None) == "published":
+        return _("lugar dividido")
+    if any(kind == "unknown" and p.key in members for kind, _c, members, _s in res.notes):
+        return _("empate que os dados registrados não desfazem — aguardando sorteio")
+    return None
 
 
 def _classification(site: Site, res: StageResult) -> list[dict]:
@@ -288,7 +309,8 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
         pi, gm = next((pi, grp) for pi, ph in enumerate(st.phases) for grp in ph.groups
                       if grp.name == g.name and ph.name == g.phase)
         rows = [{"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
-                 "team_url": site.team_url(r.key), **r.row.values, "why": why(r, st.is_final, "equipes", first)}
+                 "team_url": site.team_url(r.key), **r.row.values,
+                 "why": _tie_why(res, r) or why(r, st.is_final, "equipes", first)}
                 for r in g.ranked]
         groups.append({"phase": g.phase, "name": g.name, "rows": rows, "anchor": anchors[(pi, g.name)],
                        "matches": [match_view(site, res, m) for m in gm.matches]})
@@ -296,19 +318,20 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
 
 
 def _to_play(site: Site, st) -> list[dict]:
-    """The group matches an in-progress stage still has to play, group by group (none for another stage):
-    [{group, anchor, matches: ["ASTRA × Barigui B"]}]."""
+    """The group matches an in-progress stage still has to play (games/truco/schedule.pending_matches: a
+    group's round robin, less what the file has), group by group, in the order of its rounds; none for a
+    stage not in progress: [{group, anchor, matches: ["ASTRA × Barigui B"]}]."""
     if st.status != "in_progress":
         return []
     anchors = site.anchors(st)[1]
-    out = []
-    for pi, ph in enumerate(st.phases):
-        for g in ph.groups:
-            left = unplayed(g)
-            if left:
-                out.append({"group": g.name, "anchor": anchors[(pi, g.name)],
-                            "matches": [_("%(home)s × %(away)s") % {"home": st.teams[a].name, "away": st.teams[b].name}
-                                        for a, b in left]})
+    index = {id(g): (pi, g.name) for pi, ph in enumerate(st.phases) for g in ph.groups}
+    out: list[dict] = []
+    for p in pending_matches(st):
+        key = index[id(p.group)]
+        if not out or out[-1]["key"] != key:
+            out.append({"key": key, "group": p.group.name, "anchor": anchors[key], "matches": []})
+        out[-1]["matches"].append(_("%(home)s × %(away)s") % {"home": st.teams[p.home].name,
+                                                               "away": st.teams[p.away].name})
     return out
 
 
@@ -359,7 +382,14 @@ def season_view(site: Site, sr: SeasonResult) -> dict:
               "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
              for e in sr.pairs]
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
-            "clubs": clubs, "pairs": pairs}
+            "clubs": clubs, "pairs": pairs, **_pairs_left_out(stages)}
+
+
+def _pairs_left_out(stages: list[StageResult]) -> dict:
+    """The stages the season's pair ranking leaves out (known only by their final places) and those it counts
+    in part (matches known by their result alone), for the sentences under it."""
+    left_out, partial = pairs_left_out(stages)
+    return {"pairs_left_out": [r.stage for r in left_out], "pairs_partial": [r.stage for r in partial]}
 
 
 def club_view(site: Site, c) -> dict:

@@ -5,37 +5,14 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from league import i18n
-from league.i18n import L_, _
+from league.i18n import _
 from league.standings.core import Boundary, countback_counts
+from league.standings.criteria import CRITERIA
 
-NAMES = {
-    "wins": L_("número de vitórias"),
-    "points": L_("número de pontos"),
-    "head_to_head": L_("confronto direto"),
-    "pair_points_balance": L_("saldo de pontos das duplas"),
-    "pontinhos_balance": L_("saldo de pontinhos"),
-    "draw": L_("sorteio"),
-    "group_position": L_("colocação no grupo"),
-    "eliminated_in": L_("fase alcançada no mata-mata"),
-    "countback": L_("número de melhores colocações"),
-    "net": L_("pontos positivos"),
-    "positive_rounds": L_("rodadas com pontos ganhos"),
-    "points_won": L_("soma dos pontos ganhos"),
-    "best_round": L_("maior pontuação em uma rodada"),
-}
-
-
-# "à frente <phrase> (a contra b)": each criterion with its own article
-PHRASES = {
-    "wins": L_("pelo número de vitórias"),
-    "points": L_("pelo número de pontos"),
-    "pair_points_balance": L_("pelo saldo de pontos das duplas"),
-    "pontinhos_balance": L_("pelo saldo de pontinhos"),
-    "net": L_("pelos pontos positivos (ganhos menos perdidos)"),
-    "positive_rounds": L_("pelo número de rodadas com pontos ganhos"),
-    "points_won": L_("pela soma dos pontos ganhos"),
-    "best_round": L_("pela maior pontuação em uma rodada"),
-}
+# criterion key → its name ("número de vitórias") and its phrase ("pelo número de vitórias"): the registry's
+# (league/standings/criteria.py), as lazy texts for the templates (NAMES) and the sentences below
+NAMES = {key: spec.name for key, spec in CRITERIA.items()}
+PHRASES = {key: spec.phrase for key, spec in CRITERIA.items() if spec.phrase is not None}
 
 
 def fmt_num(v: Any) -> str:

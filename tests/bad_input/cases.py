@@ -230,6 +230,19 @@ CASES: list[Case] = [
            'nome do arquivo, sem a extensão)')],
          hint='apague um dos dois, ou renomeie um deles se são campeonatos diferentes'),
     # ------------------------------------------------------------------ Truco scores and matches
+    # history (data-format.md): a match by its result only, a stage by its final places only
+    Case("resultado-impossivel", sub(STAGE, '          - home: tigre\n            away: uniao\n            boards:\n'
+                                            + '              - "12-5 12-5"\n' * 3
+                                            + '              - "5-12 5-12"\n' * 2,
+                                     '          - {home: tigre, away: uniao, result: "4x2"}\n'),
+         [(c(STAGE), 52, 48, 'confronto tigre × uniao: resultado "4x2" impossível: os 5 jogos do confronto somam 5 '
+           'pontos e uma equipe vence (item 9.1)')],
+         hint='os resultados possíveis são 5x0, 4x1, 3x2 (ou o inverso)'),
+    Case("lugares-finais-clube-desconhecido", put("seasons/2026/truco/etapa-2.yaml",
+                                                  "name: 2ª Etapa\ndate: 2026-05-09\nstatus: final\n"
+                                                  "final_places: [aptru, [tigr, uniao], serapio]\n"),
+         [("content/seasons/2026/truco/etapa-2.yaml", 4, 24, 'clube desconhecido "tigr"')],
+         hint='você quis dizer "tigre"?'),
     Case("placar-12-12", sub(STAGE, '"12-3 12-5"', '"12-12 12-5"'),
          [(c(STAGE), 45, 17, 'jogo 2 (aptru × serapio): partida "12-12" impossível: empate não existe; o vencedor tem exatamente 12 tentos e o perdedor de 0 a 11')]),
     Case("placar-13-5", sub(STAGE, '"12-0 12-4"', '"13-5 12-4"'),
@@ -394,7 +407,7 @@ CASES: list[Case] = [
     Case("chave-desconhecida-enorme", sub(STAGE, "city: Curitiba\n", "city: Curitiba\n" + "k" * 1000 + ": 1\n"),
          [(c(STAGE), 5, 1, 'chave desconhecida "' + "k" * 57 + '…"')],
          hint="chaves aceitas aqui: name, date, host, city, status, teams, phases, draws, classification, "
-              "disqualified, note"),
+              "disqualified, final_places, source, note"),
     Case("aninhamento-500", put(STAGE, "name: 1ª Etapa\nphases: " + "[" * 500 + "]" * 500 + "\n"),
          [(c(STAGE), 2, 49, 'estrutura aninhada demais (mais de 40 níveis)')],
          hint='os arquivos de conteúdo têm no máximo uns 8 níveis; confira o recuo'),

@@ -7,7 +7,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Hashable, Iterable, Optional, Sequence
 
 from league.games.truco.ranking import shared_points
-from league.standings.core import Criterion, Metric, RankContext, Ranked, RecordedDraw, Row, position_blocks, rank
+from league.standings.core import RankContext, Ranked, Row, position_blocks, rank
+from league.standings.criteria import make
 
 CENT = Decimal("0.01")
 
@@ -55,21 +56,11 @@ def metrics(results: Iterable[Optional[int]]) -> dict:
             "best_round": max(won, default=0)}
 
 
-# Quatrilho Art. 21, 22: the criteria that `quatrilho.tiebreaks` may name, higher first; `draw` is Art. 3.
-CRITERIA: dict[str, Criterion] = {
-    "net": Metric("net"),
-    "positive_rounds": Metric("positive_rounds"),
-    "points_won": Metric("points_won"),
-    "best_round": Metric("best_round"),
-    "draw": RecordedDraw(),
-}
-
-
 def classify(rows: dict[Hashable, Row], tiebreaks: Sequence[str], draws: Sequence = ()) -> tuple[list[Ranked], RankContext]:
     """Order players by net points, then the Art. 22 criteria, then a recorded decision; else shared.
     # Quatrilho Art. 21, 22 (and Art. 3 for the recorded draw)"""
     ctx = RankContext(rows=rows, draws=draws)
-    ranked = rank(list(rows), [CRITERIA[k] for k in tiebreaks], ctx, tie_order=lambda k: k)
+    ranked = rank(list(rows), make(tiebreaks), ctx, tie_order=lambda k: k)   # (league.standings.criteria)
     return ranked, ctx
 
 

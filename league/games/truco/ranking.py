@@ -8,6 +8,7 @@ from typing import Any, Optional, Sequence
 
 from league.models import Stage
 from league.standings.core import Metric, RankContext, Ranked, Row, countback, rank
+from league.standings.criteria import ANNUAL_ORDER, make
 from league.games.truco.standings import rank_pairs, rank_teams
 
 
@@ -139,6 +140,8 @@ class _StageRanker:
 def classify(stage: Stage) -> StageResult:
     """Stage places 1..N (Truco 3, 11, 12.1): override, placement matches, elimination round, group
     position, then the standings criteria over all the team's matches in the stage; disqualified last."""
+    if stage.final_places is not None:
+        return _published(stage)
     groups, group_pos, notes, used_ids = group_tables(stage)
     rank_in_stage = _StageRanker(stage, used_ids)
     dq_teams = {d.team for d in stage.disqualified if d.team}
@@ -149,6 +152,17 @@ def classify(stage: Stage) -> StageResult:
     used = used_ids | pctx.used_draws
     unused = [d for d in stage.draws if id(d) not in used]
     return StageResult(stage, groups, classification, overridden, pair_places, pair_team, notes, unused)
+
+
+def _published(stage: Stage) -> StageResult:
+    """A stage known only by its final places (history): the places as published, a shared place sharing
+    its points as any unresolved tie does; no groups, no pairs. # Truco 12.1"""
+    places, position = [], 1
+    for shared in stage.final_places:
+        places += [Place(t, position, len(shared) > 1, how="published") for t in shared]
+        position += len(shared)
+    _award(places, stage.config.ranking_points, stage.is_final)
+    return StageResult(stage, [], places, None, [], {}, [], [])
 
 
 def _computed_order(rank_in_stage: _StageRanker, group_pos: dict, group_how: str, dq_teams: set) -> list[Place]:
@@ -320,7 +334,7 @@ def annual_ranking(entries: dict, stage_ids: Sequence[str]) -> list[AnnualEntry]
     entries: key -> {stage id: (place, points)}. # Truco 12.1, 12.2; decision: countback"""
     rows = {key: _annual_row(key, per_stage) for key, per_stage in entries.items()}
     ctx = RankContext(rows=rows)
-    ranked = rank(sorted(rows, key=str), [Metric("points"), Metric("countback")], ctx)
+    ranked = rank(sorted(rows, key=str), make(ANNUAL_ORDER), ctx)
     return [_annual_entry(r, entries[r.key], stage_ids) for r in ranked]
 
 

@@ -14,6 +14,7 @@ from league.content import schema as S
 from league.content.diagnostics import SourceMark, did_you_mean
 from league.content.marked import MDict, MList
 from league.content.validate import slugify, validate
+from league.games.truco.reading_history import check_source, read_final_places
 from league.games.truco.reading_phases import read_phases
 from league.models import Disqualified, DrawRecord, League, Override, Phase, Season, Stage, Team, pair_id
 
@@ -60,6 +61,9 @@ class StageLoader:
         """The stage a valid file (`model`, as `raw` writes it) describes, every reference checked."""
         if model.host and model.host not in self.league.clubs:
             self.L.unknown(raw.vmark("host"), "clube anfitrião", model.host, self.league.clubs)
+        source = check_source(self, model, raw)
+        if model.final_places is not None:
+            return self.places_stage(sid, model, raw, source)
         self.teams = _Rosters(self).load_teams(model, raw.get("teams"))
         phases = read_phases(self, model, raw.get("phases") or MList(raw.mark))
         draws = load_draws(self, model, raw.get("draws") or MList(raw.mark))
@@ -72,7 +76,15 @@ class StageLoader:
         return Stage(season=self.season.year, id=sid, name=model.name, date=model.date, host=model.host,
                      city=model.city, status=model.status, teams=self.teams, phases=tuple(phases),
                      draws=tuple(draws), override=override, disqualified=tuple(disq), config=self.cfg,
-                     path=self.rel, mark=raw.mark, note=model.note)
+                     path=self.rel, mark=raw.mark, note=model.note, source=source)
+
+    def places_stage(self, sid: str, model: S.StageFile, raw: MDict, source: Optional[str]) -> Stage:
+        """A stage known only by its final places (history): its teams, no squads, no phases."""
+        self.teams, places = read_final_places(self, model, raw)
+        return Stage(season=self.season.year, id=sid, name=model.name, date=model.date, host=model.host,
+                     city=model.city, status=model.status, teams=self.teams, phases=(), draws=(), override=None,
+                     disqualified=(), config=self.cfg, path=self.rel, mark=raw.mark, note=model.note,
+                     final_places=places, source=source)
 
     def pairs_in_stage(self) -> set:
         return {p for t in self.teams.values() for p in t.pairs if p}
@@ -101,7 +113,7 @@ class _Rosters:
             club = t.club or tid
             if club not in self.league.clubs:
                 _unknown_club(self.stage, tid, t, traw, raw)
-            praw = traw["pairs"]
+            praw = traw.get("pairs") or MList(traw.mark)
             pairs = [self.pair(tid, p, praw, i) for i, p in enumerate(t.pairs)]
             name = t.name or (self.league.clubs[club].name if club in self.league.clubs else tid)
             teams[tid] = Team(tid, club, name, tuple(pairs), raw.kmark(tid))

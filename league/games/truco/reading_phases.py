@@ -11,7 +11,7 @@ from league.content import schema as S
 from league.content.diagnostics import SourceMark, did_you_mean
 from league.content.marked import MDict, MList
 from league.content.validate import slugify
-from league.games.truco.rules import parse_board_score, shared_games
+from league.games.truco.rules import parse_board_score, parse_match_result, shared_games
 from league.models import Board, Group, Match, Phase, Round, TrucoConfig, pair_id
 
 if TYPE_CHECKING:
@@ -159,6 +159,10 @@ class MatchReader:
         if not self.teams_ok(m, raw, allowed, scope):
             _check_scores_only(self.d, self.cfg, m, raw)  # still report impossible scores: every error at once
             return None
+        if m.result is not None:
+            result = _result_only(self.d, self.cfg, m, raw)
+            return None if result is None else \
+                Match(mid, m.home, m.away, (), None, phase, group, rnd, raw.mark, m.note, result)
         boards = _walkover_boards(self.d, self.cfg, m, raw) if m.walkover is not None else self.played_boards(m, raw)
         if boards is None:
             return None
@@ -198,6 +202,20 @@ class MatchReader:
         return tuple(boards) if ok else None
 
 
+def _result_only(d, cfg: TrucoConfig, m: S.Match, raw: MDict) -> Optional[tuple[int, int]]:
+    """A match known by its team result only (history, data-format.md): "4x1", no boards, no walkover.
+    # Truco 9.1 (5x0, 4x1 or 3x2)"""
+    if m.boards or m.walkover is not None:
+        other = "boards" if m.boards else "walkover"
+        d.error(raw.vmark(other), f"o confronto {m.home} × {m.away} tem \"result\" e \"{other}\"",
+                "escreva os jogos em \"boards\" quando são conhecidos, ou só o resultado em \"result\"")
+        return None
+    result, err, hint = parse_match_result(m.result, cfg)
+    if err:
+        d.error(raw.vmark("result"), f"confronto {m.home} × {m.away}: {err}", hint, code="score")
+    return result
+
+
 def _walkover_boards(d, cfg: TrucoConfig, m: S.Match, raw: MDict) -> Optional[tuple[Board, ...]]:
     """A match by walkover (W.O.): no boards written, each one won by the team present."""
     if m.walkover not in (m.home, m.away):
@@ -228,6 +246,9 @@ def _board_count_ok(d, cfg: TrucoConfig, m: S.Match, raw: MDict) -> bool:
 
 def _check_scores_only(d, cfg: TrucoConfig, m: S.Match, raw: MDict) -> None:
     """Score errors of a match whose teams could not be resolved."""
+    if m.result is not None and not parse_match_result(m.result, cfg)[0]:
+        _, err, hint = parse_match_result(m.result, cfg)
+        d.error(raw.vmark("result"), f"confronto {m.home} × {m.away}: {err}", hint, code="score")
     braw = raw.get("boards") if isinstance(raw, MDict) else None
     for i, b in enumerate(m.boards or ()):
         text = b if isinstance(b, str) else b.score

@@ -4,6 +4,7 @@ Pure functions, each citing the regulation item it implements (truco-interclubes
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -151,6 +152,25 @@ def pontinhos(board: Board) -> Optional[tuple[int, int]]:
 
 
 _PONTINHOS: dict = {}   # board line -> its pontinhos: the standings ask for every board many times
+
+
+_RESULT = re.compile(r"^\s*([0-9]{1,4})\s*[-xX×]\s*([0-9]{1,4})\s*$")
+
+
+def parse_match_result(text: str, cfg: TrucoConfig) -> tuple[Optional[tuple[int, int]], Optional[str], Optional[str]]:
+    """A team match's result written alone ("4x1", "4-1", "4×1"), home first: (home, away) team points, or
+    (None, error message, hint). With `boards` boards the points add up to that number and one team has more:
+    5x0, 4x1 or 3x2 with 5 (either way round). # Truco 9.1"""
+    m = _RESULT.match(text)
+    n = cfg.boards
+    possible = ", ".join(f"{n - k}x{k}" for k in range((n + 1) // 2))
+    if not m:
+        return None, f"resultado \"{text}\" ilegível", f"escreva os pontos da casa e os do visitante, ex.: \"{possible.split(', ')[-1]}\""
+    home, away = int(m.group(1)), int(m.group(2))
+    if home + away != n or home == away:
+        return None, (f"resultado \"{text.strip()}\" impossível: os {n} jogos do confronto somam {n} pontos "
+                      f"e uma equipe vence (item 9.1)"), f"os resultados possíveis são {possible} (ou o inverso)"
+    return (home, away), None, None
 
 
 def team_points(match: Match) -> tuple[int, int]:

@@ -3,26 +3,17 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
-from league.models import Group, Match, PairId
+from league.models import Match, PairId
 from league.games.truco.rules import pair_points, pontinhos
-from league.standings.core import (
-    Criterion, Encounter, HeadToHead, Metric, RankContext, Ranked, RecordedDraw, Row, rank,
-)
+from league.standings.core import Criterion, Encounter, RankContext, Ranked, Row, rank
+from league.standings.criteria import make
 
 METRIC_KEYS = ("played", "wins", "losses", "points", "pair_points_balance", "pontinhos_balance")
 
 
 def criteria(keys: Sequence[str]) -> list[Criterion]:
-    """The precedence named in league.yaml as criterion objects. # Truco 10.1"""
-    out: list[Criterion] = []
-    for k in keys:
-        if k == "head_to_head":
-            out.append(HeadToHead())
-        elif k == "draw":
-            out.append(RecordedDraw())
-        else:
-            out.append(Metric(k))
-    return out
+    """The precedence named in league.yaml as criterion objects (league.standings.criteria). # Truco 10.1"""
+    return make(keys)
 
 
 def _blank(key) -> Row:
@@ -30,10 +21,13 @@ def _blank(key) -> Row:
                      "pontinhos_balance": 0})
 
 
-def match_balances(m: Match) -> tuple[int, Optional[int]]:
+def match_balances(m: Match) -> tuple[Optional[int], Optional[int]]:
     """(pair points, pontinhos) of the home team minus the away team's, summed over the boards; the
-    pontinhos None when a board's are unknown (only its result written).
+    pontinhos None when a board's are unknown (only its result written), both None for a match known by its
+    team result alone (history: its boards are unknown).
     # Truco 10.3 (pair points), 10.1 (saldo dos pontinhos)"""
+    if m.result is not None:
+        return None, None
     pp = 0
     pt: Optional[int] = 0
     for b in m.boards:
@@ -63,12 +57,18 @@ def team_rows(teams: Iterable[str], matches: Iterable[Match]) -> dict[str, Row]:
             else:
                 r["losses"] += 1
             r["points"] += m.points_of(team)
-            r["pair_points_balance"] += sign * pp
-            if pt is None or r["pontinhos_balance"] is None:
-                r["pontinhos_balance"] = None
-            else:
-                r["pontinhos_balance"] += sign * pt
+            _add_balance(r, "pair_points_balance", pp, sign)
+            _add_balance(r, "pontinhos_balance", pt, sign)
     return rows
+
+
+def _add_balance(r: dict, key: str, value: Optional[int], sign: int) -> None:
+    """A match's balance added to a team's, which stays None (unknown) once one match's is unknown: a tie
+    that needs it is reported, never guessed (data-format.md, history). # Truco 10.1"""
+    if value is None or r[key] is None:
+        r[key] = None
+    else:
+        r[key] += sign * value
 
 
 def team_encounters(matches: Iterable[Match]) -> list[Encounter]:
@@ -137,12 +137,3 @@ def rank_pairs(matches: Sequence[Match], tiebreaks: Sequence[str], draws=()) -> 
                       draws=[d for d in draws if all(isinstance(x, tuple) for x in d.members)])
     order = sorted(rows)
     return rank(order, criteria(tiebreaks), ctx, tie_order=lambda p: p), ctx, pair_team
-
-
-def unplayed(group: Group) -> list[tuple[str, str]]:
-    """The meetings of a group not played yet (either team at home), in the order of the group's teams:
-    what an in-progress stage still has to play there. # Truco 11 (groups classify by item 10.1 over their
-    matches); decision (rules.md is silent): every two teams of a group meet once, a single round robin."""
-    met = {frozenset((m.home, m.away)) for m in group.matches}
-    teams = group.teams
-    return [(a, b) for i, a in enumerate(teams) for b in teams[i + 1:] if frozenset((a, b)) not in met]
