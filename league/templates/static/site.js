@@ -6,8 +6,9 @@
    hidden and the code is selectable text),
    (5) the search box in the header of every page (a form to /busca/?q=…, hidden without this file),
    (6) a filter above long tables and lists (div.filter[data-filter=id]): rows not matching what is typed
-       are hidden, accents and case ignored, the count said in a live region, and
-   (7) folding: the rows tr[data-fold] (the pairs without points) behind a button[data-unfold=id].
+       are hidden, accents and case ignored, the count said in a live region,
+   (7) folding: the rows tr[data-fold] (the pairs without points) behind a button[data-unfold=id], and
+   (8) a link to a match folded in a closed <details> opens it.
    No framework. */
 (function () {
   "use strict";
@@ -218,8 +219,22 @@
     });
   }
 
+  // a link to a match (#jogo-…) folded in a closed <details> opens it and scrolls to the match
+  function openTarget() {
+    var id = location.hash.slice(1);
+    var el = id && document.getElementById(decodeURIComponent(id));
+    if (!el) return;
+    var folded = false;
+    for (var d = el.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      if (!d.open) { d.open = true; folded = true; }
+    }
+    if (folded) el.scrollIntoView();
+  }
+
   function init() {
     window.addEventListener("beforeprint", loadImagesForPrint);
+    window.addEventListener("hashchange", openTarget);
+    openTarget();
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
     Array.prototype.forEach.call(document.querySelectorAll("button.copy[data-copy]"), copyButton);
     Array.prototype.forEach.call(document.querySelectorAll("div.filter[data-filter]"), filter);
