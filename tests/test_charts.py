@@ -47,6 +47,8 @@ def test_every_chart_is_an_image_with_a_text_alternative(site):
                 assert len(img.get("alt", "")) > 40, (page, img)
                 assert img["width"].isdigit() and img["height"].isdigit()
                 used.add(img["src"])
+        # a phone's drawing of the same chart (the season's): a <source> of the <picture> around its <img>
+        used |= set(re.findall(r'<source media="[^"]*" srcset="([^"]*\.svg)"', page.read_text(encoding="utf-8")))
     assert {"/" + f.relative_to(site).as_posix() for f in charts} == used, "every chart is shown, none is missing"
 
 
@@ -164,3 +166,59 @@ def test_quatrilho_player_chip_curve(site, results):
                 assert points[-1].replace("−", "-") == str(ln.values["net"]), (ln.player, points)
                 checked += 1
     assert checked > 30
+
+
+# ----------------------------------------------------------------------------------- issue 36: room for the text
+
+def test_margins_come_from_the_labels():
+    from league.site.chart_text import text_width
+    # estimated widths (chart_text.py, 12 px): "1ª Etapa" = 1 0.66 + ª 0.5 + space 0.42 + E 0.82 + t 0.42
+    #   + a p a 3 × 0.66 = 4.8 em = 57.6 px
+    assert text_width("1ª Etapa") == pytest.approx(57.6)
+    # two stages from 1 to 2: y labels "1" and "2" (7.92 + 6 + 2 = 15.92); half of "1ª Etapa" + 2 = 30.8
+    #   → left 31; right: half of "4ª Etapa" + 2 = 30.8 → 31 (more than the least 16); the two x labels
+    #   apart: 1 × (57.6 + 8) = 65.6 → the chart is ceil(31 + 31 + 65.6) = 128 wide, not the 100 asked;
+    #   the last label centred at 128 − 31 = 97, from 68.2 to 125.8: inside (before, "4ª Etap" was cut)
+    svg = line_chart(["1ª Etapa", "4ª Etapa"], [Series("x", [1, 2])], "T", width=100, height=200)
+    root = ET.fromstring(svg.encode())
+    assert root.get("viewBox") == "0 0 128 200" and root.get("width") == "128"
+    xs = {t.text: t.get("x") for t in root.iter(SVG + "text")}
+    assert xs["1ª Etapa"] == "31" and xs["4ª Etapa"] == "97"
+
+
+def test_every_text_of_every_chart_lies_inside_its_view_box(site):
+    """The box each <text> takes, estimated from above (chart_text.extent), inside the viewBox: nothing of
+    a label is cut off, whatever the size it is shown at (tests/browser/test_charts_phone.py measures it)."""
+    from league.site.chart_text import extent
+    checked = 0
+    for f in sorted(site.rglob("*.svg")):
+        root = ET.fromstring(f.read_bytes())
+        _x, _y, width, height = (float(v) for v in root.get("viewBox").split())
+        for t in root.iter(SVG + "text"):
+            left, top, right, bottom = extent(float(t.get("x")), float(t.get("y")), t.text,
+                                              t.get("text-anchor", "start"), bold=t.get("font-weight") == "600")
+            assert 0 <= left and right <= width and 0 <= top and bottom <= height, (f, t.text, left, right, width)
+            checked += 1
+    assert checked > 1000
+
+
+def test_each_chart_has_its_numbers_as_a_table(site, results):
+    """'Ver como tabela' under each chart: the season chart's table has a row per club, its position after
+    each final stage (the annual ranking's order after the last one)."""
+    sr = results.current
+    html = (site / sr.season.year / "index.html").read_text(encoding="utf-8")
+    table = re.search(r'<details class="chart-table" data-pagefind-ignore="all">.*?</details>', html, re.S).group(0)
+    assert "<summary>Ver como tabela</summary>" in table
+    heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table)
+    finals = [res.stage.name for res in sr.stages if res.stage.is_final]
+    assert heads == ["Clube"] + finals
+    rows = re.findall(r'<tr><th scope="row">(.*?)</th>(.*?)</tr>', table)
+    site_ = Site(results)
+    assert [r[0] for r in rows] == [f"{e.position}º {site_.club_name(e.key)}".replace("&", "&amp;") for e in sr.clubs]
+    last = [re.findall(r"<td>(.*?)</td>", cells)[-1] for _h, cells in rows]
+    assert last == [f"{e.position}º" for e in sr.clubs]
+    pages = [p for p in site.rglob("index.html") if 'class="chart"' in p.read_text(encoding="utf-8")]
+    for p in pages:
+        text = p.read_text(encoding="utf-8")
+        details = '<details class="chart-table" data-pagefind-ignore="all">'
+        assert text.count('<figure class="chart"') == text.count(details), p

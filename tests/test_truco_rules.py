@@ -407,7 +407,7 @@ def test_truco_annual_ranking_countback(tmp_path):
     assert sr.clubs[1].decided_by == "countback"
     # x placed 1st and 6th, y 2nd and 4th: the first place whose counts differ is the 1st (x one, y none)
     from league.standings.explain import explain
-    assert explain(sr.clubs[1].boundary) == "à frente pelo número de 1º lugares (1 contra 0)"
+    assert explain(sr.clubs[1].boundary) == "mais vezes em 1º lugar (1 contra 0)"
 
 
 def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_differ():
@@ -423,8 +423,30 @@ def test_truco_annual_ranking_countback_explains_the_first_place_whose_counts_di
     got = annual_ranking(entries, ["e1", "e2", "e3"])
     assert [(e.key, e.position, e.tied, e.decided_by) for e in got] == [
         ("q", 1, False, "countback"), ("p", 2, False, "countback"), ("r", 3, False, None)]
-    assert explain(got[0].boundary) == "à frente pelo número de 2º lugares (1 contra 0)"
-    assert explain(got[1].boundary) == "à frente pelo número de 3º lugares (2 contra 1)"
+    assert explain(got[0].boundary) == "mais vezes em 2º lugar (1 contra 0)"
+    assert explain(got[1].boundary) == "mais vezes em 3º lugar (2 contra 1)"
+
+
+def test_annual_rows_without_points_say_no_countback_on_the_page():
+    """Issue 36: the season page wrote "à frente pelo número de 56º lugares (1 contra 0)" on each of 70 rows
+    without points. Those rows keep their order and the API its decided_by, but the page says nothing."""
+    from league.standings.explain import explain
+    from league.games.truco.ranking import annual_ranking
+    from league.site.views import _annual_row
+    z = Decimal(0)
+    # p: 1st in e1 (20). t: 2nd in e1 (16) and 6th in e2 (4) = 20. q: 9th in e1, 10th in e2; r: 11th in
+    # e1, 9th in e2 — no points. p and t on 20: 1st places p one, t none → p ahead. q and r on 0: 9th
+    # places one each, 10th places q one, r none → q ahead of r, by the countback all the same
+    entries = {"p": {"e1": (1, Decimal(20))}, "t": {"e1": (2, Decimal(16)), "e2": (6, Decimal(4))},
+               "q": {"e1": (9, z), "e2": (10, z)}, "r": {"e1": (11, z), "e2": (9, z)}}
+    got = annual_ranking(entries, ["e1", "e2"])
+    assert [(e.key, e.position, e.decided_by) for e in got] == [
+        ("p", 1, "countback"), ("t", 2, "points"), ("q", 3, "countback"), ("r", 4, None)]
+    assert explain(got[2].boundary) == "mais vezes em 10º lugar (1 contra 0)"
+    rows = [_annual_row(e) for e in got]
+    assert [(r["pos"], r["why"], r["zero"]) for r in rows] == [
+        ("1º", "mais vezes em 1º lugar (1 contra 0)", False), ("2º", None, False), ("3º", None, True),
+        ("4º", None, True)]
 
 
 @given(st.lists(st.lists(st.integers(1, 12), max_size=6), min_size=2, max_size=6))

@@ -9,8 +9,8 @@ thousand pages in a fraction of a second:
   clubs.yaml, players.yaml, pages/) plus every season.yaml (titles shown across the site);
 - a stage file's bytes stand for everything computed from it on the stage page; the pages of its
   teams, clubs, pairs and players use instead the stage's *signature* of each of them: the line the
-  page shows (position, tie, points, how, record, squad, pair statistics) with the stage's heading
-  (name, date, status, field size). A score that changes one pair's pontinhos without moving anybody
+  page shows (position, tie, points, how, record, squad, pair statistics, a pair's boards) with the
+  stage's heading (name, date, status, field size). A score that changes one pair's pontinhos without moving anybody
   changes two pair pages and four player pages, not every page of the stage's 40 teams. Signatures are
   kept in the build cache per (base, stage file digest) and computed again only for changed stages;
 - a season's annual ranking lines (position, tie, points, stages, places) for the club and pair pages,
@@ -85,6 +85,7 @@ def _annual_line(year: str, e) -> str:
 
 def stage_signatures(res) -> tuple[dict, dict]:
     """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it."""
+    from league.site.boards import stage_boards
     from league.site.views import place_how, stage_record
     st = res.stage
     head = repr((st.id, st.name, st.date, st.season, st.status, st.is_final, len(res.classification), len(res.pairs)))
@@ -98,13 +99,16 @@ def stage_signatures(res) -> tuple[dict, dict]:
                               f"{wins}\0{losses}")
     pairs = {}
     names = {}
+    boards = stage_boards(st)   # the pair's boards, and the names of the teams it met there
     for p in res.pairs:
         team = res.pair_team.get(p.key)
         name = names.get(team)
         if name is None:
             name = names[team] = repr(st.teams[team].name if team else "")
+        own = boards.get(p.key, ())
+        met = repr([st.teams[b.opponent_team].name for b in own])
         pairs[p.key] = _short(f"{head}\0{p.position!r}\0{p.tied!r}\0{p.points!r}\0{p.disqualified!r}\0"
-                              f"{p.row.values!r}\0{team!r}\0{name}")
+                              f"{p.row.values!r}\0{team!r}\0{name}\0{own!r}\0{met}")
     return teams, pairs
 
 

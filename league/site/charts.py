@@ -15,14 +15,16 @@ Titles, alt texts, numbers and positions are in the build's language (league/i18
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable, Optional, Sequence
 
 from league import i18n
-from league.i18n import _
+from league.i18n import _, pgettext
 from league.models import pair_slug
 from league.games.truco.ranking import annual_ranking, club_entries
+from league.site.chart_text import text_width
 
 # dark enough for 3:1 against white (WCAG 1.4.11), told apart also by the label at each line's end
 PALETTE = ["#0b5cad", "#b3261e", "#0a6b2d", "#7a3fb0", "#a35200", "#00707a", "#5c5c00", "#9c1a6b",
@@ -31,6 +33,9 @@ DASHES = ["", "6 3", "2 3", "8 3 2 3"]
 FONT = "system-ui,-apple-system,Segoe UI,Roboto,Helvetica Neue,Arial,sans-serif"
 MUTED = "#4d5560"
 LINE = "#d5dae0"
+_PAD = 2   # units kept between a text's estimated edge and the chart's
+PHONE = 320  # the width of a one-line chart with up to 4 stages or 4 rounds: whole on a 360 px phone (its page
+             # has 328 px inside the margins), where it scrolls sideways in its box when it is wider
 
 
 _N: dict = {}  # float → its text: charts reuse the same few coordinates
@@ -84,15 +89,25 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
     return out
 
 
-def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, invert: bool = False,
-               y_min: Optional[float] = None, y_max: Optional[float] = None, y_suffix: str = "",
-               width: int = 640, height: int = 300, label_width: int = 0, zero_line: bool = False,
-               point_labels: bool = False, y_format: Optional[Callable[[float], str]] = None) -> str:
-    """Lines over labelled x positions. invert=True puts small values on top (positions: 1º at the top).
-    Each series is labelled at its last point (when label_width > 0) so colour is never the only cue.
-    y_format writes a value (e.g. as a position, 1º / 1st); by default a number in the locale + y_suffix."""
+def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, **options) -> str:
+    """The SVG of `draw_line_chart` (its options the same)."""
+    return draw_line_chart(xs, series, title, **options)[0]
+
+
+def draw_line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, invert: bool = False,
+                    y_min: Optional[float] = None, y_max: Optional[float] = None, y_suffix: str = "",
+                    width: int = 640, height: int = 300, label_width: int = 0, zero_line: bool = False,
+                    point_labels: bool = False, y_format: Optional[Callable[[float], str]] = None) -> tuple[str, int]:
+    """Lines over labelled x positions, and the chart's width. invert=True puts small values on top
+    (positions: 1º at the top). Each series is labelled at its last point (when label_width > 0: the least
+    room kept for the labels) so colour is never the only cue. y_format writes a value (e.g. as a position,
+    1º / 1st); by default a number in the locale + y_suffix. The margins are as wide as the texts in them
+    need (chart_text.py), and the chart wider than `width` when its labels do not fit in it."""
     fmt = y_format or (lambda v: _fmt(v) + y_suffix)
-    plot = _Plot(len(xs), *_y_range(series, y_min, y_max), invert, width, height, label_width)
+    lo, hi = _y_range(series, y_min, y_max)
+    left, right, least = _margins(xs, series, fmt, _ticks(lo, hi), label_width, point_labels)
+    width = max(width, math.ceil(left + right + least))
+    plot = _Plot(len(xs), lo, hi, invert, width, height, left, right)
     body = _grid(plot, fmt, zero_line)
     body += [f'<text x="{plot.xn[i]}" y="{height - plot.bottom + 18}" text-anchor="middle" fill="{MUTED}">'
              f"{_t(x)}</text>" for i, x in enumerate(xs)]
@@ -103,7 +118,30 @@ def line_chart(xs: Sequence[str], series: Sequence[Series], title: str, *, inver
             ends.append(end)
     if label_width and ends:
         body += _end_labels(plot, ends)
-    return _svg(width, height, title, body)
+    return _svg(width, height, title, body), width
+
+
+def _margins(xs: Sequence[str], series: Sequence[Series], fmt: Callable[[float], str], ticks: list[float],
+             label_width: int, point_labels: bool) -> tuple[float, float, float]:
+    """The left and right margins the texts need (issue 36: "4ª Etap" cut off), and the least plot width
+    that keeps the x labels (and the values above the points) apart. Left: the y labels (right-aligned 6
+    units left of the plot), half of the first x label and of a point's value (both centred on the first x);
+    right: half of the last x label and of a value, and the series' labels (10 units right of the plot) when
+    there are any."""
+    widest = _widest_value(series, fmt) if point_labels else 0
+    half = widest / 2 + _PAD
+    left = max([text_width(fmt(v)) + 6 + _PAD for v in ticks] + [text_width(xs[0]) / 2 + _PAD, half])
+    right = max(text_width(xs[-1]) / 2 + _PAD, half, 16.0)
+    if label_width:
+        ends = [text_width(s.label) for s in series if any(v is not None for v in s.values)]
+        right = max(right, 10 + max(ends + [label_width]) + _PAD)
+    least = (len(xs) - 1) * (max([text_width(x) for x in xs] + [widest]) + 8)
+    return math.ceil(left), math.ceil(right), least
+
+
+def _widest_value(series: Sequence[Series], fmt: Callable[[float], str]) -> float:
+    """The widest of the values written above the points (bold)."""
+    return max((text_width(fmt(v), bold=True) for s in series for v in s.values if v is not None), default=0)
 
 
 def _y_range(series: Sequence[Series], y_min: Optional[float], y_max: Optional[float]) -> tuple[float, float]:
@@ -117,11 +155,13 @@ def _y_range(series: Sequence[Series], y_min: Optional[float], y_max: Optional[f
 class _Plot:
     """The drawing area of a line chart: its margins, its y range (lo to hi), where an x position and a
     value land (`x`, `y`), and each x position's text (`xn`)."""
-    left, top, bottom = 44, 16, 40
+    top, bottom = 16, 40
 
-    def __init__(self, n: int, lo: float, hi: float, invert: bool, width: int, height: int, label_width: int):
+    def __init__(self, n: int, lo: float, hi: float, invert: bool, width: int, height: int, left: float,
+                 right: float):
         self.n, self.lo, self.hi, self.invert = n, lo, hi, invert
-        self.pw = width - self.left - (16 + label_width)
+        self.left = left
+        self.pw = width - left - right
         self.ph = height - self.top - self.bottom
         self.step = self.pw / max(1, n - 1)
         self.xn = [_n(self.x(i)) for i in range(n)]   # each x position's text, written once
@@ -250,11 +290,15 @@ class Charts:
         self._clubs: Optional[dict] = None
         self.touched: Optional[list] = None   # when a list: each chart's path is appended as it is made
 
-    def _keep(self, path: str, svg: str, alt: str, width: int, height: int) -> dict:
+    def _keep(self, path: str, svg: str, alt: str, width: int, height: int, table: dict) -> dict:
+        self._file(path, svg)
+        return {"url": self.site.root + path, "alt": alt, "width": width, "height": height, "table": table,
+                "narrow": None}   # (season: its drawing for a phone)
+
+    def _file(self, path: str, svg: str) -> None:
         if self.touched is not None:
             self.touched.append(path)
         self.files[path] = svg
-        return {"url": self.site.root + path, "alt": alt, "width": width, "height": height}
 
     # ------------------------------------------------------------ season: club ranking evolution
 
@@ -269,11 +313,35 @@ class Charts:
         xs = [_stage_label(res.stage, False) for res in finals]
         title = _("Ranking de clubes de %(year)s: posição após cada etapa encerrada") % {"year": sr.season.year}
         height = max(260, 40 + 26 * n + 16)
-        svg = line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_format=_place, width=720,
-                         height=height, label_width=230)
+        svg, width = draw_line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_format=_place,
+                                     width=720, height=height, label_width=120)
         alt = _("Gráfico: posição de cada clube no ranking anual após cada etapa encerrada. "
                 "Líder após a %(leaders)s.") % {"leaders": "; ".join(leaders)}
-        return self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, 720, height)
+        chart = self._keep(f"{sr.season.year}/ranking-clubes.svg", svg, alt, width, height,
+                           self._season_table(sr, finals, pos))
+        chart["narrow"] = self._season_narrow(sr, finals, pos, title, height)
+        return chart
+
+    def _season_narrow(self, sr, finals: list, pos: dict, title: str, height: int) -> dict:
+        """The season chart for a phone (templates/chart.html: the <picture>'s source under 40rem), about
+        320 px wide where the other is 720: the stages named as the ranking table's columns (1ª, 2ª…, its
+        legend and the chart's table give the names), the clubs' names cut at 18 characters."""
+        number = {id(res): k for k, res in enumerate(sr.stages, 1)}
+        xs = [pgettext("stage column", "%(n)sª") % {"n": number[id(res)]} for res in finals]
+        series = [Series(f"{i18n.ordinal(e.position)} {_short(self.site.club_name(e.key), 18)}", pos[e.key])
+                  for e in sr.clubs]
+        n = max((p for ps in pos.values() for p in ps if p is not None), default=1)
+        svg, width = draw_line_chart(xs, series, title, invert=True, y_min=1, y_max=n, y_format=_place,
+                                     width=PHONE, height=height, label_width=1)
+        path = f"{sr.season.year}/ranking-clubes-celular.svg"
+        self._file(path, svg)
+        return {"url": self.site.root + path, "width": width, "height": height}
+
+    def _season_table(self, sr, finals: list, pos: dict) -> dict:
+        """The season chart's numbers: each club's position after each final stage ("–": not yet placed)."""
+        return chart_table(_("Clube"), [res.stage.name for res in finals],
+                           [(f"{i18n.ordinal(e.position)} {self.site.club_name(e.key)}",
+                             [_place(p) if p is not None else "–" for p in pos[e.key]]) for e in sr.clubs])
 
     def _after_each_stage(self, sr, finals: list) -> tuple[dict, list[str]]:
         """Each club's position in the annual ranking after each final stage ({club: [position or None]}),
@@ -299,15 +367,19 @@ class Charts:
         many = len({st.season for st, _p, _z in points}) > 1
         xs = [_stage_label(st, many) for st, _p, _z in points]
         n = max(size for _s, _p, size in points)
-        svg = line_chart(xs, [Series(what, [float(p) for _s, p, _z in points])], title, invert=True, y_min=1,
-                         y_max=max(n, 2), y_format=_place, width=max(360, 90 * len(points) + 80), height=240,
-                         point_labels=True)
+        svg, width = draw_line_chart(xs, [Series(what, [float(p) for _s, p, _z in points])], title, invert=True,
+                                     y_min=1, y_max=max(n, 2), y_format=_place, width=max(PHONE, 70 * len(points) + 40),
+                                     height=240, point_labels=True)
         alt = _("Gráfico: %(title)s. %(points)s.") % {
             "title": title.lower()[0] + title[1:],
             "points": "; ".join(_("%(stage)s %(season)s: %(place)s de %(size)s") % {
                 "stage": st.name, "season": st.season, "place": i18n.ordinal(p), "size": size}
                 for st, p, size in points)}
-        return self._keep(path, svg, alt, max(360, 90 * len(points) + 80), 240)
+        table = chart_table(_("Etapa"), [_("Posição")],
+                            [(f"{st.name} {st.season}" if many else st.name,
+                              [_("%(place)s de %(size)s") % {"place": i18n.ordinal(p), "size": size}])
+                             for st, p, size in points])
+        return self._keep(path, svg, alt, width, 240, table)
 
     def _club_points(self) -> dict:
         """club → (stage, its best team's position, field size) of each final stage it played, in order;
@@ -359,10 +431,19 @@ class Charts:
         to the site root and must be unique."""
         if sum(v is not None for v in values) < 2:
             return None
-        width = max(360, 80 * len(labels) + 80)
-        svg = line_chart(list(labels), [Series(title, [None if v is None else float(v) for v in values])], title,
-                         y_suffix=suffix, width=width, height=240, zero_line=True, point_labels=True)
-        return self._keep(path, svg, alt, width, 240)
+        svg, width = draw_line_chart(list(labels), [Series(title, [None if v is None else float(v) for v in values])],
+                                     title, y_suffix=suffix, width=max(PHONE, 56 * len(labels) + 60), height=240,
+                                     zero_line=True, point_labels=True)
+        table = chart_table(_("Rodada"), [_("Pontos somados")],
+                            [(label, ["—" if v is None else _fmt(float(v)) + suffix])
+                             for label, v in zip(labels, values)])
+        return self._keep(path, svg, alt, width, 240, table)
+
+
+def chart_table(corner: str, heads: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> dict:
+    """The chart's numbers as a table (templates/chart.html, "Ver como tabela"): `corner` heads the column
+    of row names, `heads` the other columns; rows: (name, one text per column)."""
+    return {"corner": corner, "heads": list(heads), "rows": [{"head": h, "cells": list(c)} for h, c in rows]}
 
 
 def bracket(rounds: Sequence[dict]) -> Optional[dict]:

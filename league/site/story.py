@@ -40,6 +40,18 @@ def annotate(rows: list[dict], ranking: list, race: Race, previous_exists: bool)
         row["title"] = title_state(race, e.key)
 
 
+def season_story(site, sr, clubs: list[dict], pairs: list[dict]) -> dict:
+    """The season page's story: its club and pair table lines (in ranking order) get their movement and their
+    place in the race; the summaries above the two rankings, and whether there is a movement column."""
+    previous = sum(1 for r in sr.stages if r.stage.is_final) > 1
+    annotate(clubs, sr.clubs, sr.club_race, previous)
+    annotate(pairs, sr.pairs, sr.pair_race, previous)
+    by_id = {r.stage.id: r.stage for r in sr.stages}
+    return {"moves": previous,
+            "club_story": story(sr.club_race, sr.clubs, by_id, site.club_name, site.club_url),
+            "pair_story": story(sr.pair_race, sr.pairs, by_id, site.pair_name, site.pair_url)}
+
+
 def story(race: Race, ranking: list, stages: dict, name: Callable[[Any], str], url: Callable[[Any], str]) -> dict:
     """What the summary above a ranking says (`stages`: id → Stage, for the names of the stages left)."""
     def who(entries) -> list[dict]:

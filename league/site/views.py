@@ -18,6 +18,8 @@ from league.games.truco.ranking import Place, StageResult
 from league.games.truco.rules import pair_points
 from league.games.truco.standings import went_through
 from league.site import story
+from league.games.truco.schedule import pending_matches
+from league.site.boards import pair_games, player_games, stage_anchors, stage_boards
 
 # interface words are lazy strings (league/i18n.py): translated for the build's locale where they are shown
 STATUS = {"final": L_("encerrada"), "in_progress": L_("em andamento"), "scheduled": L_("agendada")}     # etapa
@@ -65,6 +67,8 @@ class Site:
         self._records: dict = {}
         self._pair_names: dict = {}   # locale → {pair: its name}
         self._pair_urls: dict = {}    # pair → its URL (a stage page links ~1,100 pairs)
+        self._anchors: dict = {}      # stage file → its page's anchors (league.site.boards.stage_anchors)
+        self._boards: dict = {}       # stage file → {pair: its boards} (league.site.boards.stage_boards)
         for sr in results.seasons:
             for res in sr.stages:
                 for p in res.classification:
@@ -95,6 +99,20 @@ class Site:
         got = self._records.get(res.stage.path)
         if got is None:
             got = self._records[res.stage.path] = stage_record(res.stage)
+        return got
+
+    def anchors(self, stage) -> tuple[dict, dict]:
+        """stage_anchors(stage), kept for the build: ({match id: anchor}, {(phase, group): anchor})."""
+        got = self._anchors.get(stage.path)
+        if got is None:
+            got = self._anchors[stage.path] = stage_anchors(stage)
+        return got
+
+    def boards(self, stage) -> dict:
+        """stage_boards(stage), kept for the build: {pair: its boards in the stage}."""
+        got = self._boards.get(stage.path)
+        if got is None:
+            got = self._boards[stage.path] = stage_boards(stage)
         return got
 
     def season_url(self, year): return self.url(str(year))
@@ -220,7 +238,7 @@ def match_view(site: Site, res: StageResult, m) -> dict:
             "home_won": b.home_won, "pp": f"{hp}–{ap}",
         })
     return {
-        "id": m.id, "home": m.home, "away": m.away,
+        "id": site.anchors(st)[0][m.id], "home": m.home, "away": m.away,
         "home_name": st.teams[m.home].name, "away_name": st.teams[m.away].name,
         "home_points": m.home_points, "away_points": m.away_points, "winner": m.winner,
         "walkover": m.walkover, "walkover_name": st.teams[m.walkover].name if m.walkover else None,
@@ -240,7 +258,7 @@ def stage_view(site: Site, sr: SeasonResult, res: StageResult) -> dict:
             "disqualified": st.disqualified, "news": stage_news(site.league, st),
             "published": st.source, "published_host": urlparse(st.source).netloc if st.source else None,
             "places_only": st.places_only,
-            "results_only": any(m.result_only for m in st.matches)}
+            "results_only": any(m.result_only for m in st.matches), "to_play": _to_play(site, st)}
 
 
 def _place_row(res: StageResult, p: Place, what: str = "equipes") -> dict:
@@ -288,18 +306,38 @@ def _groups(site: Site, res: StageResult) -> list[dict]:
     """Each group's table and matches."""
     st = res.stage
     first = tuple(st.config.team_tiebreaks[:1])
+    anchors = site.anchors(st)[1]
     through = went_through(st.phases)
     groups = []
     for g in res.groups:
-        gm = next(grp for ph in st.phases for grp in ph.groups if grp.name == g.name and ph.name == g.phase)
+        pi, gm = next((pi, grp) for pi, ph in enumerate(st.phases) for grp in ph.groups
+                      if grp.name == g.name and ph.name == g.phase)
         ahead = through.get(g.phase) or ()
         rows = [{"pos": pos_text(r.position, r.tied), "team": st.teams[r.key].name,
                  "team_url": site.team_url(r.key), **r.row.values,
                  "why": _tie_why(res, r) or why(r, st.is_final, "equipes", first), "qualified": r.key in ahead}
                 for r in g.ranked]
-        groups.append({"phase": g.phase, "name": g.name, "rows": rows,
+        groups.append({"phase": g.phase, "name": g.name, "rows": rows, "anchor": anchors[(pi, g.name)],
                        "matches": [match_view(site, res, m) for m in gm.matches]})
     return groups
+
+
+def _to_play(site: Site, st) -> list[dict]:
+    """The group matches an in-progress stage still has to play (games/truco/schedule.pending_matches: a
+    group's round robin, less what the file has), group by group, in the order of its rounds; none for a
+    stage not in progress: [{group, anchor, matches: ["ASTRA × Barigui B"]}]."""
+    if st.status != "in_progress":
+        return []
+    anchors = site.anchors(st)[1]
+    index = {id(g): (pi, g.name) for pi, ph in enumerate(st.phases) for g in ph.groups}
+    out: list[dict] = []
+    for p in pending_matches(st):
+        key = index[id(p.group)]
+        if not out or out[-1]["key"] != key:
+            out.append({"key": key, "group": p.group.name, "anchor": anchors[key], "matches": []})
+        out[-1]["matches"].append(_("%(home)s × %(away)s") % {"home": st.teams[p.home].name,
+                                                               "away": st.teams[p.away].name})
+    return out
 
 
 def _rounds(site: Site, res: StageResult) -> list[dict]:
@@ -340,23 +378,10 @@ def _draws(site: Site, st) -> list[dict]:
 def season_view(site: Site, sr: SeasonResult) -> dict:
     stages = sr.stages
     final_ids = [r.stage.id for r in stages if r.stage.is_final]
-    clubs = [_annual_row(e, site.club_name(e.key), site.club_url(e.key)) for e in sr.clubs]
-    pairs = [_annual_row(e, site.pair_name(e.key), site.pair_url(e.key)) for e in sr.pairs]
-    previous = len(final_ids) > 1
-    story.annotate(clubs, sr.clubs, sr.club_race, previous)
-    story.annotate(pairs, sr.pairs, sr.pair_race, previous)
-    by_id = {r.stage.id: r.stage for r in stages}
+    clubs = [dict(_annual_row(e), name=site.club_name(e.key), url=site.club_url(e.key)) for e in sr.clubs]
+    pairs = [dict(_annual_row(e), name=site.pair_name(e.key), url=site.pair_url(e.key)) for e in sr.pairs]
     return {"season": sr.season, "sr": sr, "stages": [r.stage for r in stages], "final_ids": final_ids,
-            "clubs": clubs, "pairs": pairs, "moves": previous, **_pairs_left_out(stages),
-            "club_story": story.story(sr.club_race, sr.clubs, by_id, site.club_name, site.club_url),
-            "pair_story": story.story(sr.pair_race, sr.pairs, by_id, site.pair_name, site.pair_url)}
-
-
-def _annual_row(e, name: str, url: str) -> dict:
-    """A line of an annual ranking: the tie, or why it is ahead when the countback decided it."""
-    return {"pos": pos_text(e.position, e.tied), "name": name, "url": url, "points": e.points, "stages": e.stages,
-            "places": e.places,
-            "why": _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)}
+            "clubs": clubs, "pairs": pairs, **_pairs_left_out(stages), **story.season_story(site, sr, clubs, pairs)}
 
 
 def _pairs_left_out(stages: list[StageResult]) -> dict:
@@ -364,6 +389,20 @@ def _pairs_left_out(stages: list[StageResult]) -> dict:
     in part (matches known by their result alone), for the sentences under it."""
     left_out, partial = pairs_left_out(stages)
     return {"pairs_left_out": [r.stage for r in left_out], "pairs_partial": [r.stage for r in partial]}
+
+
+def _annual_row(e) -> dict:
+    """A line of an annual ranking on the season page. Its "why" says what put it above the next line when
+    the points were equal ("empate" when nothing did) — but not on a line without points: the rows with 0
+    points are ordered by their places all the same (the API's decided_by says so), yet one "mais vezes em
+    46º lugar" per row is noise to a reader; the page says once how they are ordered. `zero`: 0 points, the
+    lines the pair ranking folds away."""
+    zero = not e.points
+    why = None
+    if not zero:
+        why = _("empate") if e.tied else (explain(e.boundary) if e.decided_by == "countback" else None)
+    return {"pos": pos_text(e.position, e.tied), "points": e.points, "stages": e.stages, "places": e.places,
+            "why": why, "zero": zero}
 
 
 def club_view(site: Site, c) -> dict:
@@ -385,12 +424,25 @@ def _club_season(site: Site, sr: SeasonResult, cid: str, places) -> dict | None:
     (stage result, place) of its teams); None when it has neither."""
     entry = next((e for e in sr.clubs if e.key == cid), None)
     stages = [{"stage": res.stage, "team": res.stage.teams[p.key].name, "team_url": site.team_url(p.key),
-               "pos": pos_text(p.position, p.tied), "points": p.points, "how": place_how(res, p)}
-              for res, p in places]
+               **stage_line(res, p)} for res, p in places]
     if not (entry or stages):
         return None
     return {"season": sr.season, "entry": entry, "stages": stages,
             "pos": pos_text(entry.position, entry.tied) if entry else None}
+
+
+def stage_line(res: StageResult, p: Place) -> dict:
+    """A team's line of a stage on its club's and its own page: position, ranking points and how. A stage
+    not yet played has neither ("agendada, 21 de novembro de 2026"); one in progress has a provisional
+    position and no points yet (Truco 12.1: only final stages award them)."""
+    st = res.stage
+    if st.status == "scheduled":
+        return {"pos": "—", "points": None, "how": _("agendada, %(date)s") % {"date": date_br(st.date)}}
+    how = place_how(res, p)
+    if not st.is_final:
+        return {"pos": pos_text(p.position, p.tied), "points": None,
+                "how": _("parcial: %(how)s") % {"how": how} if how else _("parcial")}
+    return {"pos": pos_text(p.position, p.tied), "points": p.points, "how": how}
 
 
 def team_view(site: Site, tid: str) -> dict:
@@ -398,9 +450,9 @@ def team_view(site: Site, tid: str) -> dict:
     rows = []
     for sr, res, p in hist:
         wins, losses = site.stage_record(res).get(tid, (0, 0))
-        rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
-                     "points": p.points, "how": place_how(res, p),
-                     "record": _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}})
+        record = "—" if res.stage.status == "scheduled" or not wins + losses else \
+            _("%(wins)sV %(losses)sD") % {"wins": wins, "losses": losses}
+        rows.append({"season": sr.season, "stage": res.stage, **stage_line(res, p), "record": record})
     team = hist[-1][1].stage.teams[tid]
     squad = [(site.pair_name(x), site.pair_url(x) if page else None) for x, page in site.squad_links(tid)]
     return dict(team=team, club_name=site.club_name(team.club), club_url=site.club_url(team.club), rows=rows,
@@ -413,11 +465,12 @@ def pair_view(site: Site, pair, annual_hist) -> dict:
         team = res.pair_team.get(pair)
         rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                      "team": res.stage.teams[team].name if team else "",
-                     "team_url": site.team_url(team) if team else None, **p.row.values, "rp": p.points})
+                     "team_url": site.team_url(team) if team else None, **p.row.values,
+                     "rp": p.points if res.stage.is_final else None})
     annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
               for sr, e in annual_hist]
     return dict(pair=pair, name=site.pair_name(pair), players=[(site.player_name(x), site.player_url(x)) for x in pair],
-                rows=rows, annual=annual, title=site.pair_name(pair))
+                rows=rows, annual=annual, title=site.pair_name(pair), games=pair_games(site, pair))
 
 
 def player_view(site: Site, pl) -> dict:
@@ -434,7 +487,7 @@ def player_view(site: Site, pl) -> dict:
             team = res.pair_team.get(pair)
             stage = res.stage
             stages.append({"season": sr.season, "stage": stage, "pos": pos_text(p.position, p.tied),
-                           "points": p.points, "pair_url": url, "partner": partner_name,
+                           "points": p.points if stage.is_final else None, "pair_url": url, "partner": partner_name,
                            "team": stage.teams[team].name if team else ""})
         pairs.append(((site.pair_name(pair), pair), {"url": url, "partner": partner_name,
                       "partner_url": site.player_url(partner), "stages": len(hist), "points": points}))
@@ -444,4 +497,4 @@ def player_view(site: Site, pl) -> dict:
     from league.games.quatrilho.views import history
     return dict(player=pl, club_name=site.club_name(pl.club) if pl.club else None,
                 club_url=site.club_url(pl.club) if pl.club else None, pairs=pairs, stages=stages,
-                title=pl.name, quatrilho=history(site, pl.id))
+                title=pl.name, quatrilho=history(site, pl.id), games=player_games(site, pl.id))

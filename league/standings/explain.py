@@ -108,12 +108,14 @@ def _eliminated_in(b: Boundary, what: str) -> str:
 
 
 def _countback(b: Boundary, what: str) -> str:
-    """league.standings.core.countback: the first place whose counts differ."""
+    """league.standings.core.countback: the first place whose counts differ, as a reader says it: "mais vezes
+    em 2º lugar (2 contra 1)" (the points are equal, the better places counted the same). # Truco 12.2;
+    decision: countback"""
     above, below = countback_counts(b.above), countback_counts(b.below)
     for place in sorted({*above, *below}):
         x, y = above.get(place, 0), below.get(place, 0)
         if x != y:
-            return _("à frente pelo número de %(place)s lugares (%(above)s contra %(below)s)") % {
+            return _("mais vezes em %(place)s lugar (%(above)s contra %(below)s)") % {
                 "place": ordinal(place), "above": x, "below": y}
     return _("à frente pelas colocações")
 

@@ -348,3 +348,23 @@ def _ties_for_the_commission(res: ChampionshipResult, diags: Diagnostics) -> Non
                           f"os jogadores {numbers}; o título, o prêmio ou a vaga no estadual depende de uma decisão "
                           "da comissão (Art. 3)", f"registre a decisão: draws: [{{players: [{numbers}], "
                           "order: [...], note: …}]", code="draw-needed")
+
+
+def positions_by_round(res: ChampionshipResult) -> list[dict]:
+    """Every player's position after each round, over the rounds so far: [{registration number: (position,
+    tied)}], one per round in order, up to the last round whose every table is counted.
+    # Quatrilho Art. 21, 22 (net points, then the tiebreaks) over rounds 1..k; decision: the commission's
+    recorded decisions (Art. 3) settle the final classification only, so a tie after an earlier round stays
+    shared; after the last round it is the classification itself."""
+    ch = res.championship
+    out: list[dict] = []
+    for k, rnd in enumerate(ch.rounds, start=1):
+        if not rnd.tables or not all(t.counted for t in rnd.tables):
+            break
+        if k == len(ch.rounds):
+            out.append({ln.number: (ln.position, ln.tied) for ln in res.lines})
+            break
+        rows = {ln.number: Row(ln.number, R.metrics(c.result for c in ln.cells[:k])) for ln in res.lines}
+        ranked, _ctx = R.classify(rows, ch.config.tiebreaks)
+        out.append({r.key: (r.position, r.tied) for r in ranked})
+    return out

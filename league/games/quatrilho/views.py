@@ -8,7 +8,9 @@ from typing import Any, Iterator, Optional
 
 from league import i18n
 from league.i18n import L_, _, ngettext, pgettext
-from league.games.quatrilho.championship import Cell, Championship, ChampionshipResult, QRound, needs_decision, table_sum
+from league.games.quatrilho.championship import (
+    Cell, Championship, ChampionshipResult, QRound, needs_decision, positions_by_round, table_sum,
+)
 from league.standings.core import position_blocks
 
 STATUS = {"final": L_("encerrado"), "in_progress": L_("em andamento"), "scheduled": L_("agendado")}
@@ -341,8 +343,60 @@ def history(site, player_id: str) -> list[dict]:
                     "pos": _pos(ln.position, ln.tied), "number": ln.number,
                     "net": signed(ln.values["net"]), "prize": _prize_text(ln),
                     "notes": ", ".join(_history_notes(player_id, qualified, ch, ln)),
-                    "curve": curve(site, player_id, res, ln)})
+                    "curve": curve(site, player_id, res, ln), "rounds": player_rounds(site, res, ln),
+                    "final": ch.is_final})
     return out
+
+
+def _positions(site, res: ChampionshipResult) -> list[dict]:
+    """positions_by_round(res), worked out once per build (every player of the championship asks)."""
+    memo = site.__dict__.setdefault("_q_positions", {})
+    key = (res.championship.season, res.championship.id)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = positions_by_round(res)
+    return got
+
+
+def _round_notes(c: Cell) -> str:
+    """What a player's round says besides table, chips and result: not played, re-registrations, penalty."""
+    notes = {"late": L_("inscrição atrasada (Art. 5)"), "out": L_("desclassificado antes (Art. 16)"),
+             "absent": L_("ausente"), "pending": L_("mesa ainda não contada")}.get(c.status)
+    parts = [str(notes)] if notes else []
+    if c.rebuys:
+        parts.append(_n(c.rebuys, "%(num)s reinscrição", "%(num)s reinscrições"))
+    if c.penalty:
+        parts.append(_n(c.penalty, "penalidade de %(num)s ficha", "penalidade de %(num)s fichas"))
+    if c.disqualified:
+        parts.append(_("desclassificado nesta rodada"))
+    return ", ".join(parts)
+
+
+def player_rounds(site, res: ChampionshipResult, ln) -> list[dict]:
+    """A player's rounds of a championship: the table (linked to it on the championship page), chips counted,
+    the round's result, the points added up so far and the position after the round (Art. 21, 22; none
+    from the first round not yet counted)."""
+    ch = res.championship
+    positions = _positions(site, res)
+    url = champ_url(site, ch)
+    rows: list[dict] = []
+    total: Optional[int] = 0
+    for i, (r, c) in enumerate(zip(ch.rounds, ln.cells)):
+        counted = total is not None and c.status != "pending" and r.counted
+        total = total + (c.result or 0) if counted else None
+        pos = positions[i].get(ln.number) if i < len(positions) and total is not None else None
+        rows.append(_round_row(url, r, c, total, pos))
+    return rows
+
+
+def _round_row(url: str, r: QRound, c: Cell, total: Optional[int], pos: Optional[tuple]) -> dict:
+    """One line of player_rounds: "—" where nothing is known yet (not played, not counted)."""
+    shown = c.status == "played" or (c.status == "absent" and c.penalty)   # a result of the player's own
+    return {"round": pgettext("round number", "%(n)sª rodada") % {"n": r.number}, "table": c.table,
+            "table_url": f"{url}#rodada-{r.number}-mesa-{c.table}" if c.table else None,
+            "chips": "—" if c.chips is None else c.chips, "result": signed(c.result) if shown else "—",
+            "total": "—" if total is None else signed(total), "pos": _pos(*pos) if pos else "—",
+            "notes": _round_notes(c)}
 
 
 def _history_lines(site) -> dict:

@@ -1,9 +1,14 @@
 /* league: progressive enhancement only. Every page works without this file; it adds
    (1) sorting to table.sortable (header buttons, aria-sort) and
    (2) search on the search page with pagefind's JS API, loaded on demand, and
-   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank, and
+   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank,
    (4) a "copy" button beside the <iframe> code of "Incorporar no seu site" (without the script the button stays
-   hidden and the code is selectable text).
+   hidden and the code is selectable text),
+   (5) the search box in the header of every page (a form to /busca/?q=…, hidden without this file),
+   (6) a filter above long tables and lists (div.filter[data-filter=id]): rows not matching what is typed
+       are hidden, accents and case ignored, the count said in a live region,
+   (7) folding: the rows tr[data-fold] (the pairs without points) behind a button[data-unfold=id], and
+   (8) a link to a match folded in a closed <details> opens it.
    No framework. */
 (function () {
   "use strict";
@@ -60,7 +65,10 @@
       b.className = "sort";
       while (th.firstChild) b.appendChild(th.firstChild);
       th.appendChild(b);
-      b.addEventListener("click", function () { sortBy(table, index, th); });
+      b.addEventListener("click", function () {
+        if (table.unfold) table.unfold();  // sorted, every row takes its new place: none stays folded
+        sortBy(table, index, th);
+      });
     });
     table.classList.add("sorting");
   }
@@ -121,6 +129,72 @@
     if (q) { input.value = q; run(); }
   }
 
+  /* ------------------------------------------------------------ filter and folding */
+  // "João" and "JOAO" are the same to a reader typing on a phone: compare without accents or case
+  function plain(s) {
+    return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  // a table's rows (every tbody) or a list's items, each with the text the filter looks in: a row's
+  // heading (the club, the pair, the player) when it has one, else all its text
+  function entries(target) {
+    var rows = target.tagName === "TABLE" ?
+      Array.prototype.concat.apply([], Array.prototype.map.call(target.tBodies, function (b) {
+        return Array.prototype.slice.call(b.rows);
+      })) : Array.prototype.slice.call(target.children);
+    return rows.map(function (r) {
+      var head = r.querySelector("th[scope=row]");
+      return { el: r, text: plain((head || r).textContent), fold: r.hasAttribute("data-fold") };
+    });
+  }
+
+  // what each row shows: it matches every word typed, and is not folded away (a filter looks in all rows)
+  function show(target) {
+    var words = target.filterWords || [];
+    var folded = target.folded && !words.length, n = 0;
+    entries(target).forEach(function (e) {
+      var match = words.every(function (w) { return e.text.indexOf(w) >= 0; });
+      if (match) n++;
+      e.el.hidden = !match;
+      if (e.fold) e.el.classList.toggle("folded", folded);  // (style.css: printed all the same)
+    });
+    return n;
+  }
+
+  function filter(box) {
+    var target = document.getElementById(box.getAttribute("data-filter"));
+    if (!target) return;
+    var input = box.querySelector("input"), status = box.querySelector("[role=status]"), timer = null;
+    var total = entries(target).length;
+    input.addEventListener("input", function () {
+      var q = input.value.trim();
+      target.filterWords = plain(q).split(/\s+/).filter(Boolean);
+      var n = show(target);
+      clearTimeout(timer);  // said once the typing pauses, not at every letter
+      timer = setTimeout(function () {
+        status.textContent = !q ? "" : n === 0 ? box.getAttribute("data-t-none").replace("{q}", q) :
+          box.getAttribute("data-t-count").replace("{n}", n).replace("{total}", total);
+      }, 400);
+    });
+    box.hidden = false;
+  }
+
+  function unfold(button) {
+    var target = document.getElementById(button.getAttribute("data-unfold"));
+    if (!target) return;
+    var more = button.textContent, less = button.getAttribute("data-t-less");
+    function set(folded) {
+      target.folded = folded;
+      button.setAttribute("aria-expanded", folded ? "false" : "true");
+      button.textContent = folded ? more : less;
+      show(target);
+    }
+    button.addEventListener("click", function () { set(!target.folded); });
+    target.unfold = function () { set(false); };
+    button.hidden = false;
+    set(true);
+  }
+
   function loadImagesForPrint() {
     Array.prototype.forEach.call(document.querySelectorAll('img[loading="lazy"]'), function (img) {
       img.loading = "eager";
@@ -145,10 +219,28 @@
     });
   }
 
+  // a link to a match (#jogo-…) folded in a closed <details> opens it and scrolls to the match
+  function openTarget() {
+    var id = location.hash.slice(1);
+    var el = id && document.getElementById(decodeURIComponent(id));
+    if (!el) return;
+    var folded = false;
+    for (var d = el.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      if (!d.open) { d.open = true; folded = true; }
+    }
+    if (folded) el.scrollIntoView();
+  }
+
   function init() {
     window.addEventListener("beforeprint", loadImagesForPrint);
+    window.addEventListener("hashchange", openTarget);
+    openTarget();
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
     Array.prototype.forEach.call(document.querySelectorAll("button.copy[data-copy]"), copyButton);
+    Array.prototype.forEach.call(document.querySelectorAll("div.filter[data-filter]"), filter);
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-unfold]"), unfold);
+    var find = document.querySelector("header form.find");
+    if (find) find.hidden = false;
     var form = document.getElementById("busca");
     if (form) search(form);
   }

@@ -1,0 +1,158 @@
+"""The stage page's anchors (a match: `jogo-<home>-<away>`, a group: `grupo-a`) and each pair's own boards in a
+stage, from the pair's side: what the pair and player pages list, each board linking to its match on the
+stage page. Plain data (ids, numbers): league.site.views puts the names on them, and the pair pages' keys
+(league.engine.incremental.stage_signatures) are made of the same data."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import NamedTuple, Optional
+
+from league.games.truco.rules import pair_points
+from league.models import PairId, Stage
+
+
+def _slug(text: str) -> str:
+    """"Grupo Ásia 2" → grupo-asia-2 (as content.validate.slugify, which would import pydantic here)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-") or "g"
+
+
+def _unique(base: str, used: set) -> str:
+    """base, or base-2, base-3… when an earlier match or group of the page took it."""
+    got, n = base, 1
+    while got in used:
+        n += 1
+        got = f"{base}-{n}"
+    used.add(got)
+    return got
+
+
+def stage_anchors(stage: Stage) -> tuple[dict, dict]:
+    """({match id: anchor}, {(phase index, group name): anchor}) of a stage page. A match is
+    `jogo-<home>-<away>` (team ids), a group `grupo-<its name>` ("Grupo A" → grupo-a), each unique on the
+    page: a second match between the same home and away teams (a knockout rematch) is `jogo-<home>-<away>-2`,
+    in the order of the file. Only the stage's own teams and group names make them: editing a score never
+    moves an anchor."""
+    used: set = set()
+    groups: dict = {}
+    matches: dict = {}
+    for pi, ph in enumerate(stage.phases):
+        for g in ph.groups:
+            slug = _slug(g.name)
+            groups[(pi, g.name)] = _unique(slug if slug.startswith("grupo") else f"grupo-{slug}", used)
+    for m in stage.matches:
+        matches[m.id] = _unique(f"jogo-{m.home}-{m.away}", used)
+    return matches, groups
+
+
+class PairBoard(NamedTuple):
+    """One board a pair played, from its side."""
+    anchor: str                      # its match on the stage page (stage_anchors)
+    where: str                       # the group or knockout round
+    team: str                        # the pair's team
+    opponent_team: str
+    opponent: Optional[PairId]       # None: no pair named on the other side
+    games: str                       # the game scores, the pair's pontinhos first ("12-7 9-12 12-10"); "W.O."
+    points: tuple[int, int]          # pair points (the pair's, the opponent's): Truco 10.3
+    won: bool
+    match_points: tuple[int, int]    # the team match's result (the pair's team first): Truco 9.1
+
+
+def _games_from(board, home: bool) -> str:
+    """The board's game scores, the given side's pontinhos first."""
+    if board.walkover:
+        return "W.O."
+    if home:
+        return board.score_text
+    if board.games is None:
+        return f"{board.away_games}-{board.home_games}"
+    return " ".join(f"{a}-{h}" for h, a in board.games)
+
+
+def _round_names(stage: Stage) -> dict:
+    return {r.index: r.name for ph in stage.phases for r in ph.rounds}
+
+
+def stage_boards(stage: Stage) -> dict[PairId, list[PairBoard]]:
+    """{pair: its boards in the stage, in the order of the file}. # Truco 10.3 (pair points), 9.1 (team result)"""
+    anchors, _groups = stage_anchors(stage)
+    rounds = _round_names(stage)
+    out: dict = {}
+    for m in stage.matches:
+        where = m.group if m.group is not None else rounds.get(m.round, "")
+        for b in m.boards:
+            hp, ap = pair_points(b)
+            for home, pair, other in ((True, b.home_pair, b.away_pair), (False, b.away_pair, b.home_pair)):
+                if pair is None:
+                    continue
+                team, opp = (m.home, m.away) if home else (m.away, m.home)
+                out.setdefault(pair, []).append(PairBoard(
+                    anchors[m.id], where, team, opp, other, _games_from(b, home),
+                    (hp, ap) if home else (ap, hp), b.home_won == home,
+                    (m.home_points, m.away_points) if home else (m.away_points, m.home_points)))
+    return out
+
+
+# ---------------------------------------------------------------- the pair and player pages' lists
+
+def _board_rows(site, st, pair) -> list[tuple]:
+    """The pair's boards in a stage as its page lists them, one tuple each (the templates unpack it, which is
+    cheaper than looking up the keys of a dict across ~80,000 rows of a 5-season archive): opposing pair's name
+    and URL (None: no pair named), its team, the pair points' cell class (a board won stands out), pair points
+    and game scores (the pair's first), the link to the match and its text ("Grupo D: 2x3"). Kept for the
+    build: the pair's page and its two players' pages list them."""
+    memo = site.__dict__.setdefault("_board_rows", {})
+    key = (st.path, pair)
+    got = memo.get(key)
+    if got is None:
+        url = site.stage_url(st)
+        got = memo[key] = [
+            (site.pair_name(b.opponent) if b.opponent else "—", site.pair_url(b.opponent) if b.opponent else None,
+             st.teams[b.opponent_team].name, "total win" if b.won else "total", f"{b.points[0]}–{b.points[1]}",
+             b.games, f"{url}#{b.anchor}", f"{b.where}: {b.match_points[0]}x{b.match_points[1]}")
+            for b in site.boards(st).get(pair, ())]
+    return got
+
+
+def _by_season(stages: list) -> list[dict]:
+    """[(season result, stage result, rows)] → [{season, stages: [{stage, url, team, final, boards}]}], the
+    newest season and stage first."""
+    stages = sorted(stages, key=lambda e: (e[1].stage.date, e[1].stage.id), reverse=True)
+    out: list = []
+    for sr, res, rows in stages:
+        if not out or out[-1]["season"] is not sr.season:
+            out.append({"season": sr.season, "stages": []})
+        st = res.stage
+        out[-1]["stages"].append({"stage": st, "url": rows[1], "team": st.teams[rows[2]].name,
+                                  "final": st.is_final, "status": st.status, "boards": rows[0]})
+    return out
+
+
+def pair_games(site, pair) -> list[dict]:
+    """Every board a pair played, stage by stage (the newest first), each linking to its match: rows of
+    _board_rows with no partner (None, None)."""
+    stages = []
+    for sr, res, _p in site.pair_hist.get(pair, ()):
+        rows = _board_rows(site, res.stage, pair)
+        if rows:
+            team = site.boards(res.stage)[pair][0].team
+            stages.append((sr, res, ([r + (None, None) for r in rows], site.stage_url(res.stage), team)))
+    return _by_season(stages)
+
+
+def player_games(site, pid: str) -> list[dict]:
+    """Every board a player played, with whichever partner (name and URL ending each row), stage by stage
+    (the newest first)."""
+    by_stage: dict = {}
+    for pair in sorted(site.player_pairs.get(pid, ())):
+        partner = pair[0] if pair[1] == pid else pair[1]
+        with_partner = (site.player_name(partner), site.player_url(partner))
+        for sr, res, _p in site.pair_hist[pair]:
+            rows = _board_rows(site, res.stage, pair)
+            if not rows:
+                continue
+            team = site.boards(res.stage)[pair][0].team
+            got = by_stage.setdefault(res.stage.path, (sr, res, ([], site.stage_url(res.stage), team)))
+            got[2][0].extend([r + with_partner for r in rows])
+    return _by_season(list(by_stage.values()))
