@@ -282,6 +282,9 @@ class Build:
         writer, progress, total = self.writer, self.progress, len(self.plan.jobs)
         if progress:
             progress(RENDERING, 0, total)
+        from league.engine.rendering import workers_for
+        if workers_for(total) > 1:   # a protected file of the spare: found here, where staging can start over
+            writer.check_room(job.path for job in self.plan.jobs if job.template is not None)
         forked_at = writer.stats.mark()   # a worker sends back only what it wrote itself
         self.meta, self.chart_files, worker_stats = run_plan(
             self.plan, writer.put, worker_done=lambda: writer.stats.since(forked_at),

@@ -264,6 +264,18 @@ class SiteWriter:
             else:
                 self._start_over()
 
+    def check_room(self, rels: Iterable[str]) -> None:
+        """Before forked workers write `rels` (the pages about to be rendered): when one of them is a file of
+        the reused spare that cannot be replaced (immutable, or not writable: os.access, which writes
+        nothing), staging starts over now, in this process — a worker cannot (see _start_over). Files a page
+        makes besides itself (its charts) are not looked at: such a protected file still stops the build."""
+        stage, spare = self._stage, self._in_staging
+        for rel in rels:
+            if rel in spare and not os.access(os.path.join(stage, rel), os.W_OK) \
+                    and os.path.lexists(os.path.join(stage, rel)):
+                self._start_over()
+                return
+
     def _start_over(self) -> None:
         """Give up the reused spare: it moves aside as an old site (deleted by the next build, a warning if it
         cannot be), and a new staging folder gets every file staged so far, linked from it."""
