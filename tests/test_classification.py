@@ -223,8 +223,12 @@ PAIR_KEYS = ["position", "tied", "players", "team", "played", "wins", "points", 
 RANKING_KEYS = ["season", "clubs", "pairs"]
 CLUB_KEYS = ["position", "tied", "club", "points", "stages"]
 RANK_PAIR_KEYS = ["position", "tied", "players", "points", "stages"]
-# what issue 37 added beside the contract's fields (names beside the ids): the contract's keys stay, in order
-ADDED = {"stage_name", "team_name", "club_name", "player_names", "stage_names"}
+# what was added beside the contract's fields (docs/api.md): names beside the ids (issue 37), the title race
+# and qualification (issue 36: can_still_win, clinched, champion, movement, stages_left, points_available,
+# qualified), history stages (issue 35: source, pairs_left_out). The contract's keys stay, in order
+ADDED = {"stage_name", "team_name", "club_name", "player_names", "stage_names",
+         "can_still_win", "clinched", "champion", "movement", "stages_left", "points_available", "qualified",
+         "source", "pairs_left_out"}
 
 
 def contract(record: dict) -> list:
@@ -266,8 +270,8 @@ def test_classification_ranking_json_keys(tmp_path):
     assert contract(data) == RANKING_KEYS and data["season"] == "2026"
     assert all(contract(c) == CLUB_KEYS for c in data["clubs"])
     assert all(contract(p) == RANK_PAIR_KEYS for p in data["pairs"])
-    assert data["clubs"][0] == {"position": 1, "tied": False, "club": "a1", "club_name": "Clube A1", "points": 20,
-                                "stages": {"etapa-1": 20}}
+    assert {k: v for k, v in data["clubs"][0].items() if k in CLUB_KEYS + ["club_name"]} == {
+        "position": 1, "tied": False, "club": "a1", "club_name": "Clube A1", "points": 20, "stages": {"etapa-1": 20}}
     assert data["stage_names"] == {"etapa-1": "1ª Etapa"}
     # a pair's players' names, in the order of their ids (write_content names a player "Jogador <id>")
     assert all(p["player_names"] == [f"Jogador {x}" for x in p["players"]] for p in data["pairs"])

@@ -320,8 +320,10 @@ class PageKeys:
                   *[_annual_line(y, e) for y, e in self._pair_annual.get(pair, ())])
 
     def embed_pair(self, pair) -> str:
-        """A pair's embed page (league.site.embed): its lines in the current season, of what its page shows."""
-        return _h("embed", self.pair(pair))
+        """A pair's embed page (league.site.embed): its lines in the current season, of what its page shows —
+        so the pair page's key, reused from the previous build as for_page does when its seasons did not change."""
+        from league.models import pair_slug
+        return _h("embed", self.for_page("pair", f"duplas/{pair_slug(pair)}/index.html", (pair,)))
 
     def player(self, pid: str) -> str:
         # each pair's stage lines by their digest (pair_state): the previous build's for a pair whose seasons

@@ -80,10 +80,11 @@ def stage_json(res: StageResult, names: Names | None = None) -> dict:
 JSON_ONLY = frozenset({"movement", "can_still_win", "clinched", "champion", "qualified"})
 
 
-def plain(rows: list[dict]) -> list[dict]:
+def plain(rows: list[dict], json_only: frozenset = JSON_ONLY) -> list[dict]:
     """The rows of a first CSV: the JSON records without the names beside the ids (NAME_FIELDS) and the fields
-    only the JSON has (JSON_ONLY), so that its columns stay those of outputs.md."""
-    return [{k: v for k, v in r.items() if k not in NAME_FIELDS and k not in JSON_ONLY} for r in rows]
+    only the JSON has (`json_only`: the Truco race's; a Quatrilho line's `champion` is outputs.md's own), so
+    that its columns stay those of outputs.md."""
+    return [{k: v for k, v in r.items() if k not in NAME_FIELDS and k not in json_only} for r in rows]
 
 
 def _csv_rows(rows: list[dict]) -> list[dict]:
@@ -198,11 +199,11 @@ def quatrilho_api_files(season_result: SeasonResult, names: Names | None = None)
         data = championship_json(res, names)
         classification, tables = _classification_csv_rows(data), _tables_csv_rows(res, names)
         out[f"{base}/{cid}.json"] = dumps(data)
-        out[f"{base}/{cid}-classificacao.csv"] = to_csv(plain(classification))
-        out[f"{base}/{cid}-mesas.csv"] = to_csv(plain(tables))
+        out[f"{base}/{cid}-classificacao.csv"] = to_csv(plain(classification, frozenset()))
+        out[f"{base}/{cid}-mesas.csv"] = to_csv(plain(tables, frozenset()))
         out.update(br.championship_files(f"{base}/{cid}", classification, tables))
     q = qualifiers_json(season_result, names)
     out[f"{base}/qualifiers.json"] = dumps(q)
-    out[f"{base}/qualifiers.csv"] = to_csv(plain(q["qualifiers"])) or QUALIFIERS_HEADER
+    out[f"{base}/qualifiers.csv"] = to_csv(plain(q["qualifiers"], frozenset())) or QUALIFIERS_HEADER
     out.update(br.qualifiers_files(base, q["qualifiers"]))
     return out

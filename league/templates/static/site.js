@@ -1,23 +1,14 @@
-/* league: progressive enhancement only. Every page works without this file; it adds
-   (1) sorting to table.sortable (header buttons, aria-sort) and
-   (2) search on the search page with pagefind's JS API, loaded on demand, and
-   (3) before printing, the charts not yet loaded (loading="lazy") are loaded, so none prints blank,
-   (4) a "copy" button beside the <iframe> code of "Incorporar no seu site" (without the script the button stays
-   hidden and the code is selectable text),
-   (5) the search box in the header of every page (a form to /busca/?q=…, hidden without this file),
-   (6) a filter above long tables and lists (div.filter[data-filter=id]): rows not matching what is typed
-       are hidden, accents and case ignored, the count said in a live region,
-   (7) folding: the rows tr[data-fold] (the pairs without points) behind a button[data-unfold=id], and
-   (8) a link to a match folded in a closed <details> opens it.
-   No framework. */
+/* league: progressive enhancement only (every page works without it): table sorting, search (pagefind,
+   on demand), charts loaded before print, the embed code's copy button, the header search box, table
+   filters, folded rows, opening a folded #target. See docs/architecture.md. No framework. */
 (function () {
   "use strict";
 
-  // the page's language (html lang, from league.yaml `locale:`): number format and text order
+  // the page's language (html lang): number format and text order
   var lang = document.documentElement.lang || "pt-BR";
   var pt = lang.slice(0, 2) === "pt";
 
-  /* ------------------------------------------------------------ table sorting */
+  // table sorting
   // "1º=", "1st=", "+12", "−3", "1.234,5" (pt) / "1,234.5" (en) → numbers; "–"/"—"/"" → null (always last).
   function num(text) {
     var t = text.replace(/\s+/g, "").replace(/^(\d+)(º|ª|st|nd|rd|th)?=?$/, "$1").replace(/[−–]/g, "-");
@@ -73,7 +64,7 @@
     table.classList.add("sorting");
   }
 
-  /* ------------------------------------------------------------ search */
+  // search
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
@@ -129,14 +120,13 @@
     if (q) { input.value = q; run(); }
   }
 
-  /* ------------------------------------------------------------ filter and folding */
+  // filter and folding
   // "João" and "JOAO" are the same to a reader typing on a phone: compare without accents or case
   function plain(s) {
     return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
-  // a table's rows (every tbody) or a list's items, each with the text the filter looks in: a row's
-  // heading (the club, the pair, the player) when it has one, else all its text
+  // rows or list items, each with the text the filter looks in (its heading, else all its text)
   function entries(target) {
     var rows = target.tagName === "TABLE" ?
       Array.prototype.concat.apply([], Array.prototype.map.call(target.tBodies, function (b) {
@@ -148,7 +138,7 @@
     });
   }
 
-  // what each row shows: it matches every word typed, and is not folded away (a filter looks in all rows)
+  // a row shows when it matches every word typed and is not folded away
   function show(target) {
     var words = target.filterWords || [];
     var folded = target.folded && !words.length, n = 0;
@@ -201,7 +191,7 @@
     });
   }
 
-  /* ------------------------------------------------------------ copy the embed code */
+  // copy the embed code
   function copyButton(button) {
     var area = document.getElementById(button.getAttribute("data-copy"));
     if (!area) return;
@@ -219,7 +209,7 @@
     });
   }
 
-  // a link to a match (#jogo-…) folded in a closed <details> opens it and scrolls to the match
+  // a #jogo-… target folded in a closed <details>: opened, scrolled to
   function openTarget() {
     var id = location.hash.slice(1);
     var el = id && document.getElementById(decodeURIComponent(id));
