@@ -137,12 +137,7 @@ def _cell_view(c: Cell) -> dict:
         details.append(_("mesa %(table)s") % {"table": c.table})
     if c.chips is not None:
         details.append(_n(c.chips, "%(num)s ficha", "%(num)s fichas"))
-    if c.rebuys:
-        details.append(_n(c.rebuys, "%(num)s reinscrição", "%(num)s reinscrições"))
-    if c.penalty:
-        details.append(_n(c.penalty, "penalidade de %(num)s ficha", "penalidade de %(num)s fichas"))
-    if c.disqualified:
-        details.append(_("desclassificado nesta rodada"))
+    details += _cell_marks(c)
     text = {"played": lambda: signed(c.result), "pending": lambda: _("a contar"), "late": lambda: "—",
             "out": lambda: "—", "absent": lambda: _("ausente") if not c.penalty else signed(c.result)}[c.status]()
     note = {"late": L_("inscrição atrasada (Art. 5)"), "out": L_("desclassificado antes (Art. 16)"),
@@ -362,14 +357,19 @@ def _round_notes(c: Cell) -> str:
     """What a player's round says besides table, chips and result: not played, re-registrations, penalty."""
     notes = {"late": L_("inscrição atrasada (Art. 5)"), "out": L_("desclassificado antes (Art. 16)"),
              "absent": L_("ausente"), "pending": L_("mesa ainda não contada")}.get(c.status)
-    parts = [str(notes)] if notes else []
+    return ", ".join(([str(notes)] if notes else []) + _cell_marks(c))
+
+
+def _cell_marks(c) -> list[str]:
+    """A round's re-registrations (Art. 19), penalty and disqualification, in words."""
+    marks = []
     if c.rebuys:
-        parts.append(_n(c.rebuys, "%(num)s reinscrição", "%(num)s reinscrições"))
+        marks.append(_n(c.rebuys, "%(num)s reinscrição", "%(num)s reinscrições"))
     if c.penalty:
-        parts.append(_n(c.penalty, "penalidade de %(num)s ficha", "penalidade de %(num)s fichas"))
+        marks.append(_n(c.penalty, "penalidade de %(num)s ficha", "penalidade de %(num)s fichas"))
     if c.disqualified:
-        parts.append(_("desclassificado nesta rodada"))
-    return ", ".join(parts)
+        marks.append(_("desclassificado nesta rodada"))
+    return marks
 
 
 def player_rounds(site, res: ChampionshipResult, ln) -> list[dict]:
