@@ -135,10 +135,12 @@ def test_a_stage_read_back_from_the_cache_reads_its_matches_only_when_asked(tmp_
     # (league.models.LazyPhases) the stages' phases — groups, rounds, their matches and boards — stay encoded
     # until something iterates them; then they are the same as the stage loaded without the cache
     import pickle
+    from league.engine.cache import KEPT
     from league.engine.codec import LazyPhases
     cache = tmp_path / "cache"
     fresh = check(ROOT / "content", cache_dir=False)
     check(ROOT / "content", cache_dir=cache)
+    KEPT.forget()   # read back as a new process reads it (not the values this process kept)
     again = check(ROOT / "content", cache_dir=cache)
     stages = [r.stage for sr in again.results.seasons for r in sr.stages]
     assert stages and all(isinstance(st.phases, LazyPhases) and st.phases._value is None for st in stages)
@@ -268,3 +270,30 @@ def test_settings_read_from_other_bytes_than_their_key_says_are_not_cached(tmp_p
     # the key was made twice (by load() and just above): the files it was made of are listed once each
     # (the demo: league.yaml and its one season's, 2026/season.yaml)
     assert len(fresh.settings_files) == len(set(fresh.settings_files)) == 2
+
+
+def test_a_process_building_again_takes_unchanged_entries_from_memory_while_their_files_are_the_same(tmp_path):
+    # league serve builds again and again in one process: an unchanged stage's entry is the object the last
+    # load read or wrote (league.engine.cache.KEPT), not decoded again — unless its file changed since
+    from league.engine.cache import KEPT, Cache
+    cache = tmp_path / "cache"
+    KEPT.forget()
+    first = check(ROOT / "content", cache_dir=cache)
+    second = check(ROOT / "content", cache_dir=cache)
+    pairs = [(a.stage, b.stage) for x, y in zip(first.results.seasons, second.results.seasons)
+             for a, b in zip(x.stages, y.stages)]
+    assert pairs and all(a is b for a, b in pairs)   # the same objects: nothing decoded again
+    # an entry file written by someone else meanwhile (same bytes, new time): read from the file again
+    path = next(iter(KEPT.now))
+    old = KEPT.now[path][0]
+    c = Cache(cache)
+    key = path.name[:-len(".entry")]
+    assert c.get(key, kept=True) is old
+    path.write_bytes(path.read_bytes())
+    again = c.get(key, kept=True)
+    assert again is not old and again == old
+    # a corrupted file is never taken from memory: reported, deleted, None
+    path.write_bytes(path.read_bytes()[:-3] + b"xyz")
+    c = Cache(cache)
+    assert c.get(key, kept=True) is None and c.warnings and not path.exists()
+    KEPT.forget()

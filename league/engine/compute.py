@@ -29,10 +29,10 @@ def compute(league: League, diags: Diagnostics, cache=None, stage_keys: Optional
         if cache is None or not all(keys):
             return R.season_rankings(stages)
         key = rankings_key(season.year, keys)
-        got = cache.get(key, RANKINGS_ENTRY)
+        got = cache.get(key, RANKINGS_ENTRY, kept=True)
         if got is None:
             got = R.season_rankings(stages)
-            cache.put(key, got)
+            cache.put(key, got, kept=True)
         return got
     with gc_paused():
         return R.compute(league, diags, rankings)

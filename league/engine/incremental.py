@@ -216,11 +216,11 @@ class PageKeys:
             for res in sr.stages:
                 path = res.stage.path
                 key = digest("stage-signatures", self.base, path, self.stage_file(res.stage))
-                got = signatures.get(key, SIGNATURES_ENTRY) if signatures is not None else None
+                got = signatures.get(key, SIGNATURES_ENTRY, kept=True) if signatures is not None else None
                 if got is None:
                     got = stage_signatures(res)
                     if signatures is not None:
-                        signatures.put(key, got)
+                        signatures.put(key, got, kept=True)
                 self.team_sig[path], self.pair_sig[path] = got
 
     def _club_rows(self) -> None:

@@ -47,7 +47,8 @@ class Loader(ContentReader):
         self.progress = None
 
     def load(self) -> League:
-        from league.engine.cache import gc_paused
+        from league.engine.cache import KEPT, gc_paused
+        KEPT.new_load()   # (league serve: the entries the previous load used stay in memory, the rest go)
         with gc_paused():
             return self._load()
 

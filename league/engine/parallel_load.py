@@ -52,7 +52,7 @@ class _Run:
     def read_back(self, plan: Plan) -> None:
         """The entries in the cache; a corrupted one (a warning) is loaded here, after the rest (plan.todo)."""
         for i in plan.hits:
-            value = self.loader.cache.get(self.keys[i], TASK_ENTRY[self.tasks[i].kind])
+            value = self.loader.cache.get(self.keys[i], TASK_ENTRY[self.tasks[i].kind], kept=True)
             if value is not None:
                 self.done[i] = task_use(self.loader, self.league, self.tasks[i], self.keys[i], value)
             else:
@@ -61,7 +61,7 @@ class _Run:
     def load_here(self, i: int) -> None:
         key, value = self.loader.task_fresh(self.league, self.tasks[i], self.keys[i])
         if key is not None:
-            self.loader.cache.put(key, value)
+            self.loader.cache.put(key, value, kept=True)
         self.entries[i] = (key, value)
         self.done[i] = task_use(self.loader, self.league, self.tasks[i], key, value)
 
@@ -231,7 +231,7 @@ def cache_rankings(loader: Loader, tasks: list[Task], share: list[int], entries:
             continue
         done.sort(key=lambda e: (e[1][0].date, e[1][0].id))   # the season's order (load_seasons)
         loader.cache.put(rankings_key(season.year, [key for key, _ in done]),
-                         season_rankings([value[2] for _, value in done]))
+                         season_rankings([value[2] for _, value in done]), kept=True)
 
 
 def _ranked_here(stage_tasks: list[int], mine: set, cached) -> bool:
@@ -253,7 +253,7 @@ def _season_entries(loader: Loader, stage_tasks: list[int], entries: dict, cache
     one cannot be read back or was not cached (no key, errors)."""
     for i in stage_tasks:
         if i not in entries and i in cached:
-            value = loader.cache.get(keys[i], TASK_ENTRY["stage"])
+            value = loader.cache.get(keys[i], TASK_ENTRY["stage"], kept=True)
             if value is None:
                 return None
             entries[i] = (keys[i], value)
