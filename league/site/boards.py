@@ -8,6 +8,8 @@ import re
 import unicodedata
 from typing import NamedTuple, Optional
 
+from markupsafe import Markup, escape
+
 from league.games.truco.rules import pair_points
 from league.models import PairId, Stage
 
@@ -96,22 +98,45 @@ def stage_boards(stage: Stage) -> dict[PairId, list[PairBoard]]:
 
 # ---------------------------------------------------------------- the pair and player pages' lists
 
-def _board_rows(site, st, pair) -> list[tuple]:
-    """The pair's boards in a stage as its page lists them, one tuple each (the templates unpack it, which is
-    cheaper than looking up the keys of a dict across ~80,000 rows of a 5-season archive): opposing pair's name
-    and URL (None: no pair named), its team, the pair points' cell class (a board won stands out), pair points
-    and game scores (the pair's first), the link to the match and its text ("Grupo D: 2x3"). Kept for the
-    build: the pair's page and its two players' pages list them."""
+def _board_rows(site, st, pair) -> list[tuple[str, str]]:
+    """The pair's boards in a stage as its page lists them: each row's HTML, before and after the partner's
+    cell (which only a player's page with more than one pair has). The board rows are the site's most
+    numerous HTML — a pair's page and its two players' pages list each of them, ~600,000 rows on the
+    20-season archive — so they are written here, escaped as the templates escape (markupsafe), and not by
+    a Jinja2 loop of ten escaped values a row: the pair and player pages then render in less than half the
+    time. The cells: the opposing pair's name (linked, when a pair is named) and its team, the pair points
+    (a board won stands out), the game scores (the pair's first), the link to the match ("Grupo D: 2x3").
+    Kept for the build: the pair's page and its players' pages list the same rows."""
     memo = site.__dict__.setdefault("_board_rows", {})
     key = (st.path, pair)
     got = memo.get(key)
     if got is None:
         url = site.stage_url(st)
-        got = memo[key] = [
-            (site.pair_name(b.opponent) if b.opponent else "—", site.pair_url(b.opponent) if b.opponent else None,
-             st.teams[b.opponent_team].name, "total win" if b.won else "total", f"{b.points[0]}–{b.points[1]}",
-             b.games, f"{url}#{b.anchor}", f"{b.where}: {b.match_points[0]}x{b.match_points[1]}")
-            for b in site.boards(st).get(pair, ())]
+        got = memo[key] = [_row_html(site, st, url, b) for b in site.boards(st).get(pair, ())]
+    return got
+
+
+def _row_html(site, st, url: str, b: PairBoard) -> tuple[str, str]:
+    """(the row's HTML up to the partner's cell, the rest): macros.html board_list shows them."""
+    esc = site.__dict__.setdefault("_escaped", {})   # a text escaped once for the build: names, groups…
+    if b.opponent:
+        opponent = esc.get(b.opponent)
+        if opponent is None:
+            opponent = esc[b.opponent] = (f'<a href="{escape(site.pair_url(b.opponent))}">'
+                                          f'{escape(site.pair_name(b.opponent))}</a>')
+    else:
+        opponent = "—"
+    team = st.teams[b.opponent_team].name
+    match = f"{b.where}: {b.match_points[0]}x{b.match_points[1]}"
+    head = (f'<tr><th scope="row">{opponent} <small class="club">{esc.get(team) or _escaped(esc, team)}</small>'
+            f'</th><td class="{"total win" if b.won else "total"}">{b.points[0]}–{b.points[1]}</td>'
+            f'<td class="games">{esc.get(b.games) or _escaped(esc, b.games)}</td>')
+    tail = (f'<td><a href="{escape(url)}#{escape(b.anchor)}">{esc.get(match) or _escaped(esc, match)}</a></td></tr>')
+    return head, tail
+
+
+def _escaped(memo: dict, text: str) -> str:
+    got = memo[text] = str(escape(text))
     return got
 
 
@@ -130,29 +155,31 @@ def _by_season(stages: list) -> list[dict]:
 
 
 def pair_games(site, pair) -> list[dict]:
-    """Every board a pair played, stage by stage (the newest first), each linking to its match: rows of
-    _board_rows with no partner (None, None)."""
+    """Every board a pair played, stage by stage (the newest first), each linking to its match: the rows'
+    HTML (_board_rows), with no partner's cell."""
     stages = []
     for sr, res, _p in site.pair_hist.get(pair, ()):
         rows = _board_rows(site, res.stage, pair)
         if rows:
             team = site.boards(res.stage)[pair][0].team
-            stages.append((sr, res, ([r + (None, None) for r in rows], site.stage_url(res.stage), team)))
+            stages.append((sr, res, ([Markup(h + t) for h, t in rows], site.stage_url(res.stage), team)))
     return _by_season(stages)
 
 
 def player_games(site, pid: str) -> list[dict]:
-    """Every board a player played, with whichever partner (name and URL ending each row), stage by stage
-    (the newest first)."""
+    """Every board a player played, stage by stage (the newest first): the rows' HTML (_board_rows), with the
+    partner's cell when the player has had more than one partner (the page's `partner` column)."""
     by_stage: dict = {}
-    for pair in sorted(site.player_pairs.get(pid, ())):
+    pairs = site.player_pairs.get(pid, ())
+    for pair in sorted(pairs):
         partner = pair[0] if pair[1] == pid else pair[1]
-        with_partner = (site.player_name(partner), site.player_url(partner))
+        mate = (f'<td><a href="{escape(site.player_url(partner))}">{escape(site.player_name(partner))}</a></td>'
+                if len(pairs) > 1 else "")
         for sr, res, _p in site.pair_hist[pair]:
             rows = _board_rows(site, res.stage, pair)
             if not rows:
                 continue
             team = site.boards(res.stage)[pair][0].team
             got = by_stage.setdefault(res.stage.path, (sr, res, ([], site.stage_url(res.stage), team)))
-            got[2][0].extend([r + with_partner for r in rows])
+            got[2][0].extend([Markup(h + mate + t) for h, t in rows])
     return _by_season(list(by_stage.values()))
