@@ -295,6 +295,8 @@ def run() -> None:
     # league uses no pydantic plugin (PYDANTIC_DISABLE_PLUGINS, documented by pydantic): pydantic would look
     # for them among every installed package's entry points (~20 ms of every command's start)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from league.engine.process import one_command_process
+    one_command_process()
     if os.environ.get(COMPLETE_VAR):   # the shell asks for completions: click's words for it in Portuguese too
         import click.shell_completion  # noqa: F401
         from league.cli import clickpt
