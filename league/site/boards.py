@@ -142,7 +142,8 @@ def _escaped(memo: dict, text: str) -> str:
 
 def _by_season(stages: list) -> list[dict]:
     """[(season result, stage result, rows)] → [{season, stages: [{stage, url, team, final, boards}]}], the
-    newest season and stage first."""
+    newest season and stage first; `boards`: the table's rows, one a line (as a loop in the template would
+    write them)."""
     stages = sorted(stages, key=lambda e: (e[1].stage.date, e[1].stage.id), reverse=True)
     out: list = []
     for sr, res, rows in stages:
@@ -150,7 +151,8 @@ def _by_season(stages: list) -> list[dict]:
             out.append({"season": sr.season, "stages": []})
         st = res.stage
         out[-1]["stages"].append({"stage": st, "url": rows[1], "team": st.teams[rows[2]].name,
-                                  "final": st.is_final, "status": st.status, "boards": rows[0]})
+                                  "final": st.is_final, "status": st.status,
+                                  "boards": Markup("".join([f"      {row}\n" for row in rows[0]]))})
     return out
 
 
@@ -162,7 +164,7 @@ def pair_games(site, pair) -> list[dict]:
         rows = _board_rows(site, res.stage, pair)
         if rows:
             team = site.boards(res.stage)[pair][0].team
-            stages.append((sr, res, ([Markup(h + t) for h, t in rows], site.stage_url(res.stage), team)))
+            stages.append((sr, res, ([h + t for h, t in rows], site.stage_url(res.stage), team)))
     return _by_season(stages)
 
 
@@ -181,5 +183,5 @@ def player_games(site, pid: str) -> list[dict]:
                 continue
             team = site.boards(res.stage)[pair][0].team
             got = by_stage.setdefault(res.stage.path, (sr, res, ([], site.stage_url(res.stage), team)))
-            got[2][0].extend([Markup(h + mate + t) for h, t in rows])
+            got[2][0].extend([h + mate + t for h, t in rows])
     return _by_season(list(by_stage.values()))
