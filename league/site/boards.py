@@ -98,27 +98,27 @@ def stage_boards(stage: Stage) -> dict[PairId, list[PairBoard]]:
 
 # ---------------------------------------------------------------- the pair and player pages' lists
 
-def _board_rows(site, st, pair) -> list[tuple[str, str]]:
-    """The pair's boards in a stage as its page lists them: each row's HTML, before and after the partner's
-    cell (which only a player's page with more than one pair has). The board rows are the site's most
-    numerous HTML — a pair's page and its two players' pages list each of them, ~600,000 rows on the
-    20-season archive — so they are written here, escaped as the templates escape (markupsafe), and not by
-    a Jinja2 loop of ten escaped values a row: the pair and player pages then render in less than half the
-    time. The cells: the opposing pair's name (linked, when a pair is named) and its team, the pair points
-    (a board won stands out), the game scores (the pair's first), the link to the match ("Grupo D: 2x3").
-    Kept for the build: the pair's page and its players' pages list the same rows."""
+def _board_rows(site, st, pair) -> list[tuple]:
+    """The pair's boards in a stage as its page lists them, each row's cells escaped (as the templates
+    escape, with markupsafe), for _row_html. The board rows are the site's most numerous HTML — a pair's page
+    and its two players' pages list each of them, ~600,000 rows on the 20-season archive — so they are
+    written by league's code, not by a Jinja2 loop of ten escaped values a row: the pair and player pages
+    render in less than half the time. The cells: the opposing pair's name (linked, when a pair is named)
+    and its team, the class of the pair points' cell (a board won stands out), the pair points, the game
+    scores (the pair's first), the link to the match and its text ("Grupo D: 2x3"). Kept for the build (the
+    pair's page and its players' pages list the same rows), as tuples of texts most rows share: a row's
+    HTML is made by the page that shows it."""
     memo = site.__dict__.setdefault("_board_rows", {})
     key = (st.path, pair)
     got = memo.get(key)
     if got is None:
         url = site.stage_url(st)
-        got = memo[key] = [_row_html(site, st, url, b) for b in site.boards(st).get(pair, ())]
+        esc = site.__dict__.setdefault("_escaped", {})   # a text escaped once for the build: names, groups…
+        got = memo[key] = [_row_cells(site, st, url, b, esc) for b in site.boards(st).get(pair, ())]
     return got
 
 
-def _row_html(site, st, url: str, b: PairBoard) -> tuple[str, str]:
-    """(the row's HTML up to the partner's cell, the rest): macros.html board_list shows them."""
-    esc = site.__dict__.setdefault("_escaped", {})   # a text escaped once for the build: names, groups…
+def _row_cells(site, st, url: str, b: PairBoard, esc: dict) -> tuple:
     if b.opponent:
         opponent = esc.get(b.opponent)
         if opponent is None:
@@ -127,17 +127,24 @@ def _row_html(site, st, url: str, b: PairBoard) -> tuple[str, str]:
     else:
         opponent = "—"
     team = st.teams[b.opponent_team].name
+    points = f"{b.points[0]}–{b.points[1]}"
     match = f"{b.where}: {b.match_points[0]}x{b.match_points[1]}"
-    head = (f'<tr><th scope="row">{opponent} <small class="club">{esc.get(team) or _escaped(esc, team)}</small>'
-            f'</th><td class="{"total win" if b.won else "total"}">{b.points[0]}–{b.points[1]}</td>'
-            f'<td class="games">{esc.get(b.games) or _escaped(esc, b.games)}</td>')
-    tail = (f'<td><a href="{escape(url)}#{escape(b.anchor)}">{esc.get(match) or _escaped(esc, match)}</a></td></tr>')
-    return head, tail
+    href = ("href", url, b.anchor)
+    return (opponent, esc.get(team) or _escaped(esc, team), "total win" if b.won else "total",
+            esc.get(points) or _escaped(esc, points), esc.get(b.games) or _escaped(esc, b.games),
+            esc.get(href) or _escaped(esc, f"{url}#{b.anchor}", href), esc.get(match) or _escaped(esc, match))
 
 
-def _escaped(memo: dict, text: str) -> str:
-    got = memo[text] = str(escape(text))
+def _escaped(memo: dict, text: str, key=None) -> str:
+    got = memo[text if key is None else key] = str(escape(text))
     return got
+
+
+def _row_html(cells: tuple, mate: str = "") -> str:
+    """A row of macros.html board_list; `mate`: the partner's cell (a player's page with more than one pair)."""
+    opponent, team, cls, points, games, href, match = cells
+    return (f'<tr><th scope="row">{opponent} <small class="club">{team}</small></th><td class="{cls}">{points}</td>'
+            f'<td class="games">{games}</td>{mate}<td><a href="{href}">{match}</a></td></tr>')
 
 
 def _by_season(stages: list) -> list[dict]:
@@ -164,7 +171,7 @@ def pair_games(site, pair) -> list[dict]:
         rows = _board_rows(site, res.stage, pair)
         if rows:
             team = site.boards(res.stage)[pair][0].team
-            stages.append((sr, res, ([h + t for h, t in rows], site.stage_url(res.stage), team)))
+            stages.append((sr, res, ([_row_html(r) for r in rows], site.stage_url(res.stage), team)))
     return _by_season(stages)
 
 
@@ -183,5 +190,5 @@ def player_games(site, pid: str) -> list[dict]:
                 continue
             team = site.boards(res.stage)[pair][0].team
             got = by_stage.setdefault(res.stage.path, (sr, res, ([], site.stage_url(res.stage), team)))
-            got[2][0].extend([h + mate + t for h, t in rows])
+            got[2][0].extend([_row_html(r, mate) for r in rows])
     return _by_season(list(by_stage.values()))
