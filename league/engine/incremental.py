@@ -83,8 +83,9 @@ def _annual_line(year: str, e) -> str:
     return f"{year}:{e.position}:{e.tied}:{e.points}:{e.stages}:{e.places}"
 
 
-def stage_signatures(res) -> tuple[dict, dict]:
-    """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it."""
+def stage_signatures(res, boards: dict | None = None) -> tuple[dict, dict]:
+    """({team: sig}, {pair: sig}) of one stage: what a team, club, pair or player page shows of it. `boards`:
+    the stage's boards by pair (league.site.boards.stage_boards), when the build has them already."""
     from league.site.boards import stage_boards
     from league.site.views import place_how, stage_record
     st = res.stage
@@ -99,7 +100,8 @@ def stage_signatures(res) -> tuple[dict, dict]:
                               f"{wins}\0{losses}")
     pairs = {}
     names = {}
-    boards = stage_boards(st)   # the pair's boards, and the names of the teams it met there
+    if boards is None:
+        boards = stage_boards(st)   # the pair's boards, and the names of the teams it met there
     for p in res.pairs:
         team = res.pair_team.get(p.key)
         name = names.get(team)
@@ -107,8 +109,9 @@ def stage_signatures(res) -> tuple[dict, dict]:
             name = names[team] = repr(st.teams[team].name if team else "")
         own = boards.get(p.key, ())
         met = repr([st.teams[b.opponent_team].name for b in own])
+        own = ",".join(map(tuple.__repr__, own))   # (the boards' values: a plain tuple's repr is made in C)
         pairs[p.key] = _short(f"{head}\0{p.position!r}\0{p.tied!r}\0{p.points!r}\0{p.disqualified!r}\0"
-                              f"{p.row.values!r}\0{team!r}\0{name}\0{own!r}\0{met}")
+                              f"{p.row.values!r}\0{team!r}\0{name}\0{own}\0{met}")
     return teams, pairs
 
 
@@ -218,7 +221,7 @@ class PageKeys:
                 key = digest("stage-signatures", self.base, path, self.stage_file(res.stage))
                 got = signatures.get(key, SIGNATURES_ENTRY, kept=True) if signatures is not None else None
                 if got is None:
-                    got = stage_signatures(res)
+                    got = stage_signatures(res, self.site.boards(res.stage) if self.site is not None else None)
                     if signatures is not None:
                         signatures.put(key, got, kept=True)
                 self.team_sig[path], self.pair_sig[path] = got
