@@ -9,6 +9,8 @@ chart against the viewBox with these widths; tests/browser/test_charts_phone.py 
 """
 from __future__ import annotations
 
+import functools
+
 FONT_SIZE = 12     # the charts' font-size (px = user units)
 ASCENT = 0.8       # ems above the baseline (capitals, accents below the top of "Ê" are within it)
 DESCENT = 0.25     # ems below it (g, j, p, q, y)
@@ -22,6 +24,7 @@ _NARROW_CHARS = frozenset("ijlftrI.,:;!|'’()[] ")
 _WIDE_CHARS = frozenset("mwMW…—−@%&")
 
 
+@functools.cache   # (one entry per distinct character: the charts' texts are a few hundred thousand characters)
 def char_em(c: str) -> float:
     """The estimated width of one character, in ems (never less than it takes in the fonts above)."""
     if c in "ºª":
@@ -43,7 +46,7 @@ BOLD = 1.15        # font-weight 600 is this much wider at most (DejaVu Sans Bol
 def text_width(s: str, size: float = FONT_SIZE, bold: bool = False) -> float:
     """The estimated width of a text at `size` px (bold: font-weight 600), an upper bound of what a browser
     draws."""
-    return sum(char_em(c) for c in s) * size * (BOLD if bold else 1)
+    return sum(map(char_em, s)) * size * (BOLD if bold else 1)
 
 
 def extent(x: float, y: float, s: str, anchor: str = "start", size: float = FONT_SIZE, bold: bool = False) -> tuple:
