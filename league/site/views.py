@@ -466,7 +466,7 @@ def pair_view(site: Site, pair, annual_hist) -> dict:
         rows.append({"season": sr.season, "stage": res.stage, "pos": pos_text(p.position, p.tied),
                      "team": res.stage.teams[team].name if team else "",
                      "team_url": site.team_url(team) if team else None, **p.row.values,
-                     "rp": p.points if res.stage.is_final else None})
+                     "rp": p.points if res.stage.is_final else None, "url": site.stage_url(res.stage)})
     annual = [{"season": sr.season, "pos": pos_text(e.position, e.tied), "points": e.points}
               for sr, e in annual_hist]
     return dict(pair=pair, name=site.pair_name(pair), players=[(site.player_name(x), site.player_url(x)) for x in pair],
@@ -486,7 +486,8 @@ def player_view(site: Site, pl) -> dict:
             points += p.points
             team = res.pair_team.get(pair)
             stage = res.stage
-            stages.append({"season": sr.season, "stage": stage, "pos": pos_text(p.position, p.tied),
+            stages.append({"season": sr.season, "stage": stage, "url": site.stage_url(stage),
+                           "pos": pos_text(p.position, p.tied),
                            "points": p.points if stage.is_final else None, "pair_url": url, "partner": partner_name,
                            "team": stage.teams[team].name if team else ""})
         pairs.append(((site.pair_name(pair), pair), {"url": url, "partner": partner_name,
