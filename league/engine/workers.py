@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from league.engine import pickling  # noqa: F401 - registers how results pickle between processes
-
 
 def fork_worker(work: Callable[[], bytes]) -> tuple[int, int]:
     """Fork a process that runs `work()` and writes the bytes it returns to a pipe, then exits (status 1 and

@@ -486,10 +486,9 @@ def player_view(site: Site, pl) -> dict:
             points += p.points
             team = res.pair_team.get(pair)
             stage = res.stage
-            stages.append({"season": sr.season, "stage": stage, "url": site.stage_url(stage),
-                           "pos": pos_text(p.position, p.tied),
-                           "points": p.points if stage.is_final else None, "pair_url": url, "partner": partner_name,
-                           "team": stage.teams[team].name if team else ""})
+            stages.append({"season": sr.season, "stage": stage, "url": site.stage_url(stage), "partner": partner_name,
+                           "pos": pos_text(p.position, p.tied), "points": p.points if stage.is_final else None,
+                           "pair_url": url, "team": stage.teams[team].name if team else ""})
         pairs.append(((site.pair_name(pair), pair), {"url": url, "partner": partner_name,
                       "partner_url": site.player_url(partner), "stages": len(hist), "points": points}))
     pairs.sort(key=lambda e: e[0])
