@@ -113,30 +113,31 @@ def _board_rows(site, st, pair) -> list[tuple]:
     got = memo.get(key)
     if got is None:
         url = site.stage_url(st)
-        esc = site.__dict__.setdefault("_escaped", {})   # a text escaped once for the build: names, groups…
-        got = memo[key] = [_row_cells(site, st, url, b, esc) for b in site.boards(st).get(pair, ())]
+        esc = site.__dict__.get("_escaped")   # a text escaped once for the build: names, teams, scores…
+        if esc is None:
+            esc = site.__dict__["_escaped"] = _Escaped()
+        teams = st.teams
+        got = memo[key] = [
+            (_opponent(site, b.opponent, esc) if b.opponent else "—", esc[teams[b.opponent_team].name],
+             "total win" if b.won else "total", esc[f"{b.points[0]}–{b.points[1]}"], esc[b.games],
+             esc[f"{url}#{b.anchor}"], esc[f"{b.where}: {b.match_points[0]}x{b.match_points[1]}"])
+            for b in site.boards(st).get(pair, ())]
     return got
 
 
-def _row_cells(site, st, url: str, b: PairBoard, esc: dict) -> tuple:
-    if b.opponent:
-        opponent = esc.get(b.opponent)
-        if opponent is None:
-            opponent = esc[b.opponent] = (f'<a href="{escape(site.pair_url(b.opponent))}">'
-                                          f'{escape(site.pair_name(b.opponent))}</a>')
-    else:
-        opponent = "—"
-    team = st.teams[b.opponent_team].name
-    points = f"{b.points[0]}–{b.points[1]}"
-    match = f"{b.where}: {b.match_points[0]}x{b.match_points[1]}"
-    href = ("href", url, b.anchor)
-    return (opponent, esc.get(team) or _escaped(esc, team), "total win" if b.won else "total",
-            esc.get(points) or _escaped(esc, points), esc.get(b.games) or _escaped(esc, b.games),
-            esc.get(href) or _escaped(esc, f"{url}#{b.anchor}", href), esc.get(match) or _escaped(esc, match))
+class _Escaped(dict):
+    """{text: the text escaped as the templates escape it (markupsafe)}, each escaped when first asked for."""
+
+    def __missing__(self, text: str) -> str:
+        got = self[text] = str(escape(text))
+        return got
 
 
-def _escaped(memo: dict, text: str, key=None) -> str:
-    got = memo[text if key is None else key] = str(escape(text))
+def _opponent(site, pair: PairId, esc: dict) -> str:
+    """The opposing pair's cell: its name, linked to its page."""
+    got = esc.get(pair)
+    if got is None:
+        got = esc[pair] = f'<a href="{escape(site.pair_url(pair))}">{escape(site.pair_name(pair))}</a>'
     return got
 
 
