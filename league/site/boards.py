@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple, Optional
 
 from markupsafe import Markup, escape
@@ -76,24 +77,52 @@ def _round_names(stage: Stage) -> dict:
     return {r.index: r.name for ph in stage.phases for r in ph.rounds}
 
 
-def stage_boards(stage: Stage) -> dict[PairId, list[PairBoard]]:
+def stage_boards(stage: Stage) -> StageBoards:
     """{pair: its boards in the stage, in the order of the file}. # Truco 10.3 (pair points), 9.1 (team result)"""
-    anchors, _groups = stage_anchors(stage)
-    rounds = _round_names(stage)
-    out: dict = {}
-    for m in stage.matches:
-        where = m.group if m.group is not None else rounds.get(m.round, "")
-        for b in m.boards:
-            hp, ap = pair_points(b)
-            for home, pair, other in ((True, b.home_pair, b.away_pair), (False, b.away_pair, b.home_pair)):
-                if pair is None:
-                    continue
-                team, opp = (m.home, m.away) if home else (m.away, m.home)
-                out.setdefault(pair, []).append(PairBoard(
-                    anchors[m.id], where, team, opp, other, _games_from(b, home),
-                    (hp, ap) if home else (ap, hp), b.home_won == home,
-                    (m.home_points, m.away_points) if home else (m.away_points, m.home_points)))
-    return out
+    return StageBoards(stage)
+
+
+class StageBoards(Mapping):
+    """{pair: its boards in the stage (PairBoard), in the order of the file}, each pair's made when first asked
+    for: a rebuild after a score change renders a few player pages, each listing the player's boards across
+    every season, and needs a few pairs of each of ~100 stages, not the ~1,000 boards of each made. Which
+    pairs played which boards is found at once (one pass over the stage's matches)."""
+
+    def __init__(self, stage: Stage):
+        self._stage = stage
+        self._played: dict = {}   # pair → [(match, board, whether it sat at home)]
+        for m in stage.matches:
+            for b in m.boards:
+                if b.home_pair is not None:
+                    self._played.setdefault(b.home_pair, []).append((m, b, True))
+                if b.away_pair is not None:
+                    self._played.setdefault(b.away_pair, []).append((m, b, False))
+        self._made: dict = {}
+        self._names = None        # (match anchors, round names), once the first pair is made
+
+    def __getitem__(self, pair: PairId) -> list[PairBoard]:
+        got = self._made.get(pair)
+        if got is None:
+            played = self._played[pair]   # (KeyError: a pair that played no board here)
+            if self._names is None:
+                self._names = stage_anchors(self._stage)[0], _round_names(self._stage)
+            got = self._made[pair] = [self._board(m, b, home) for m, b, home in played]
+        return got
+
+    def _board(self, m, b, home: bool) -> PairBoard:
+        anchors, rounds = self._names
+        hp, ap = pair_points(b)
+        return PairBoard(anchors[m.id], m.group if m.group is not None else rounds.get(m.round, ""),
+                         m.home if home else m.away, m.away if home else m.home,
+                         b.away_pair if home else b.home_pair, _games_from(b, home),
+                         (hp, ap) if home else (ap, hp), b.home_won == home,
+                         (m.home_points, m.away_points) if home else (m.away_points, m.home_points))
+
+    def __iter__(self) -> Iterator[PairId]:
+        return iter(self._played)
+
+    def __len__(self) -> int:
+        return len(self._played)
 
 
 # ---------------------------------------------------------------- the pair and player pages' lists
