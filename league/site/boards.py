@@ -145,9 +145,10 @@ def _board_rows(site, st, pair) -> list[tuple]:
         esc = site.__dict__.get("_escaped")   # a text escaped once for the build: names, teams, scores…
         if esc is None:
             esc = site.__dict__["_escaped"] = _Escaped()
+        opponents = site.__dict__.setdefault("_opponent_cells", {})   # pair → its linked name, once
         teams = st.teams
         got = memo[key] = [
-            (_opponent(site, b.opponent, esc) if b.opponent else "—", esc[teams[b.opponent_team].name],
+            (_opponent(site, b.opponent, opponents) if b.opponent else "—", esc[teams[b.opponent_team].name],
              "total win" if b.won else "total", esc[f"{b.points[0]}–{b.points[1]}"], esc[b.games],
              esc[f"{url}#{b.anchor}"], esc[f"{b.where}: {b.match_points[0]}x{b.match_points[1]}"])
             for b in site.boards(st).get(pair, ())]
@@ -162,11 +163,11 @@ class _Escaped(dict):
         return got
 
 
-def _opponent(site, pair: PairId, esc: dict) -> str:
-    """The opposing pair's cell: its name, linked to its page."""
-    got = esc.get(pair)
+def _opponent(site, pair: PairId, cells: dict) -> str:
+    """The opposing pair's cell: its name, linked to its page (kept in `cells`)."""
+    got = cells.get(pair)
     if got is None:
-        got = esc[pair] = f'<a href="{escape(site.pair_url(pair))}">{escape(site.pair_name(pair))}</a>'
+        got = cells[pair] = f'<a href="{escape(site.pair_url(pair))}">{escape(site.pair_name(pair))}</a>'
     return got
 
 
