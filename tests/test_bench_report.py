@@ -118,3 +118,20 @@ def test_the_benchmark_venv_names_the_python_that_made_it(tmp_path):
     assert run.venv_interpreter(venv) == str(real)   # the symlink resolved, as interpreter() resolves its own
     (venv / "pyvenv.cfg").write_text("home = /usr/bin\nversion = 3.10.0\n")
     assert run.venv_interpreter(venv) is None   # no `executable` (made before 3.11): kept, not remade each run
+
+
+def test_the_cold_build_without_search_and_the_html_written_are_lines_for_information():
+    run = _bench_run()
+    # league cold 12.0 s, without the search index 10.0 s, Hugo 8.0 s, 10,000 pages each:
+    # without search 1000 ÷ 1250 pages/s = 0.80×, the index cost 12.0 − 10.0 = 2.00 s;
+    # HTML: league 250 MiB (250 × 1024 ÷ 10,000 = 25.6 KB a page), Hugo 100 MiB (10.2 KB a page);
+    # MB a second: league 250 ÷ 12 = 20.8, Hugo 100 ÷ 8 = 12.5 → 20.83 ÷ 12.5 = 1.67×
+    lc, hc = _row("league", "cold", 12.0), _row("hugo", "cold", 8.0)
+    lc["html_bytes"], hc["html_bytes"] = 250 * 2 ** 20, 100 * 2 ** 20
+    rows = [lc, hc, _row("league", "cold, no search", 10.0)]
+    text = run.report(rows, {"date": "d", "machine": "m", "league": "l", "hugo": "h", "timer": "t"})
+    assert ("league cold without the search index (`--no-search`; Hugo's site has none): 1000 pages/s ÷ Hugo "
+            "1250 pages/s = 0.80×; the index cost this cold build 2.00 s") in text
+    assert ("the HTML each wrote: league 250 MB (25.6 KB a page), Hugo 100 MB (10.2 KB a page); MB of HTML a "
+            "second: league 20.8 ÷ Hugo 12.5 = 1.67×") in text
+    assert "= **0.67×** (target ≥ 1×: MISSED)" in text   # the target stays on the build with search
