@@ -111,6 +111,11 @@ def run_build(content: Path, out: Path, time_limit: float = TIME_LIMIT) -> Outco
             traceback.print_exc()
             status = 3
         finally:
+            # os._exit skips atexit, where a real `league build` waits for its search scratch folder
+            # (/dev/shm/league-search-*) to be deleted: wait for it here, or it stays until a reboot
+            search = sys.modules.get("league.site.search")
+            if search is not None:
+                search._clean_up()
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(status)
