@@ -1,38 +1,50 @@
-"""Forked worker processes that send one result back through a pipe (the renderer's page shares, the API
-files' process), or their results as they go (StreamWorker: the loader's parallel cold load). Fork, not
-spawn: a worker inherits everything loaded so far."""
+"""Forked worker processes that leave one result behind them in a file in memory (the renderer's page shares,
+the API files' and the keys' helper processes), or send their results as they go through a pipe (StreamWorker:
+the loader's parallel cold load). Fork, not spawn: a worker inherits everything loaded so far."""
 from __future__ import annotations
 
 import os
 from typing import Callable
 
 
+def _result_file() -> int:
+    """A new file for a worker's result, in memory (memfd on Linux; elsewhere an unnamed temporary file), its
+    descriptor shared by the parent and the forked worker."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("league-result", os.MFD_CLOEXEC)
+    import tempfile
+    with tempfile.TemporaryFile() as fh:   # pragma: no cover - not Linux
+        return os.dup(fh.fileno())
+
+
 def fork_worker(work: Callable[[], bytes]) -> tuple[int, int]:
-    """Fork a process that runs `work()` and writes the bytes it returns to a pipe, then exits (status 1 and
-    nothing written if `work` raised). Returns (pid, the pipe's read end) for `join_worker`/`kill_worker`."""
-    r, w = os.pipe()
+    """Fork a process that runs `work()`, writes the bytes it returns into a file in memory and exits (status 1
+    and nothing written if `work` raised). Returns (pid, the file's descriptor) for `join_worker`/`kill_worker`.
+    Not a pipe: a worker whose result is bigger than a pipe's buffer (the keys helper's, ~2.8 MB on the
+    archive) would wait, holding its memory (~80 MB), until the parent reads it at the end of the build."""
+    fd = _result_file()
     pid = os.fork()
     if pid == 0:   # the worker: never returns
         code = 0
         try:
-            os.close(r)
             payload = work()
         except BaseException:  # noqa: BLE001 - the parent sees status 1 and no data
             payload, code = b"", 1
         try:
-            with os.fdopen(w, "wb") as fh:
-                fh.write(payload)
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
         finally:
             os._exit(code)
-    os.close(w)
-    return pid, r
+    return pid, fd
 
 
 def join_worker(pid: int, fd: int) -> tuple[bytes, bool]:
-    """What the worker sent, and whether it exited cleanly."""
+    """What the worker left (once it has exited), and whether it exited cleanly."""
+    _, status = os.waitpid(pid, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
     with os.fdopen(fd, "rb") as fh:
         data = fh.read()
-    _, status = os.waitpid(pid, 0)
     return data, status == 0
 
 
@@ -53,8 +65,13 @@ def fork_result(work: Callable[[], object]) -> tuple[int, int]:
 def join_result(pid: int, fd: int):
     """What `work()` of fork_result returned; raises what it raised (RuntimeError), or if the worker died."""
     import pickle
-    data, _ok = join_worker(pid, fd)
-    got = pickle.loads(data) if data else RuntimeError("worker died")
+    data, ok = join_worker(pid, fd)
+    try:
+        got = pickle.loads(data) if data else RuntimeError("worker died")
+    except Exception:  # noqa: BLE001 - cut short by its death
+        if ok:
+            raise
+        got = RuntimeError("worker died")
     if isinstance(got, BaseException):
         raise got
     return got
