@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import time
 
 import pytest
 
@@ -184,3 +185,41 @@ def test_the_pipes_that_carry_big_results_hold_a_mebibyte():
     assert fcntl.fcntl(r, fcntl.F_GETPIPE_SZ) == PIPE_SIZE
     os.close(r)
     os.close(w)
+
+
+def test_a_failed_render_worker_leaves_only_the_unjoined_ones_to_kill():
+    # _joined takes each worker out of the list as it joins it: when the first raises, the list holds the
+    # second alone, so the clean-up kills it and never closes the first's file again (its number may by then
+    # belong to another file of this process)
+    from league.engine.rendering import _joined
+    from league.engine.workers import kill_worker
+
+    def fails():
+        raise ValueError("falha simulada")
+    first = fork_result(fails)
+    second = fork_result(lambda: ({}, {}, None))
+    children = [first, second]
+    with pytest.raises(RuntimeError, match="falha simulada"):
+        _joined(children, {}, {})
+    assert children == [second]
+    with pytest.raises(OSError):
+        os.fstat(first[1])   # closed once, by the join
+    kill_worker(*second)
+
+
+def test_a_result_bigger_than_a_pipe_does_not_keep_the_worker_waiting():
+    from league.engine.workers import kill_worker
+    # 4 MB, more than a pipe holds (64 KiB, 1 MiB at most): the worker writes it into its file in memory and
+    # exits before anyone reads it, so waiting for its exit first cannot hang
+    payload = b"x" * (4 << 20)
+    pid, fd = fork_worker(lambda: payload)
+    deadline = time.monotonic() + 20
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if done[0] == 0:   # still waiting for a reader: the old pipe's behaviour
+        kill_worker(pid, fd)
+        pytest.fail("the worker did not exit before its result was read")
+    assert done[1] == 0
+    os.lseek(fd, 0, os.SEEK_SET)
+    with os.fdopen(fd, "rb") as fh:
+        assert fh.read() == payload

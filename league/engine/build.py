@@ -329,8 +329,8 @@ class Build:
         if self.api_helper is None:
             return
         from league.engine.workers import join_result
-        made, st = join_result(*self.api_helper)
-        self.api_helper = None
+        helper, self.api_helper = self.api_helper, None   # joined once: stop() must not close its file again
+        made, st = join_result(*helper)
         self.writer.stats.merge(st)
         self.meta.update({path: (None, files, None) for path, files in made.items()})
         self.plan.jobs += self.api_jobs
@@ -342,8 +342,8 @@ class Build:
         keys = self.plan.keys
         if self.keys_helper is not None:
             from league.engine.workers import join_result
-            job_keys, self.key_state = join_result(*self.keys_helper)
-            self.keys_helper = None
+            helper, self.keys_helper = self.keys_helper, None
+            job_keys, self.key_state = join_result(*helper)
             resolve_keys(self.plan, job_keys)
         elif keys is not None:
             resolve_keys(self.plan)

@@ -316,10 +316,13 @@ def _share_here(plan: SitePlan, feed, units, on_unit, relay, emit, on_stub, emit
 
 
 def _joined(children: list, stubs: dict, chart_files: dict) -> tuple[dict, dict, list]:
-    """Every worker's result added to this process's: (stubs, chart files, what each worker sent back)."""
+    """Every worker's result added to this process's: (stubs, chart files, what each worker sent back). Each is
+    taken out of `children` as it is joined: on an error, _cleanup kills the others, and never closes a joined
+    worker's file (its number may by then be another file's)."""
     from league.engine.workers import join_result
     extra = []
-    for pid, r in children:
+    while children:
+        pid, r = children.pop(0)
         s, cf, done = join_result(pid, r)
         stubs.update(s)
         chart_files.update(cf)
