@@ -11,7 +11,8 @@ import time
 import pytest
 
 from league.site import search
-from league.engine.workers import StreamWorker, TaskFeed, fork_result, fork_worker, join_result, join_worker
+from league.engine.workers import (StreamWorker, TaskFeed, fork_result, fork_worker, join_result, join_worker,
+                                   kill_worker)
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers fork")
 
@@ -192,7 +193,6 @@ def test_a_failed_render_worker_leaves_only_the_unjoined_ones_to_kill():
     # second alone, so the clean-up kills it and never closes the first's file again (its number may by then
     # belong to another file of this process)
     from league.engine.rendering import _joined
-    from league.engine.workers import kill_worker
 
     def fails():
         raise ValueError("falha simulada")
@@ -208,7 +208,6 @@ def test_a_failed_render_worker_leaves_only_the_unjoined_ones_to_kill():
 
 
 def test_a_result_bigger_than_a_pipe_does_not_keep_the_worker_waiting():
-    from league.engine.workers import kill_worker
     # 4 MB, more than a pipe holds (64 KiB, 1 MiB at most): the worker writes it into its file in memory and
     # exits before anyone reads it, so waiting for its exit first cannot hang
     payload = b"x" * (4 << 20)
