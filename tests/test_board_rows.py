@@ -61,3 +61,32 @@ def test_a_row_is_what_the_template_wrote_with_and_without_a_partner():
         cell = f'<td><a href="{escape(mate[1])}">{escape(mate[0])}</a></td>'   # (as player_games makes it)
         assert _row_html(cells, cell) == ROW.render(values, partner=True)
     assert "<script>" not in "".join(_row_html(c) for c in rows)
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+def test_rows_made_before_forking_are_those_the_pages_list_and_change_nothing():
+    """SitePlan.make_shared (called before rendering is shared out among processes) makes the board rows of
+    exactly the pairs whose pair or player pages are to be rendered, and a page rendered afterwards is the
+    page rendered without it."""
+    import pytest
+    if not (ROOT / "content" / "league.yaml").exists():
+        pytest.skip("no demo content")
+    from league.engine.build import check
+    from league.i18n import using
+    from league.site.render import plan_site, render_page
+    results = check(ROOT / "content", cache_dir=False).results
+    with using(results.league.locale):
+        plan = plan_site(results)
+        site = plan.common["site"]
+        player = next(j for j in plan.jobs if j.template == "player.html"
+                      and len(site.player_pairs.get(j.path.split("/")[1], ())) > 1)   # a player with 2+ partners
+        pairs = site.player_pairs[player.path.split("/")[1]]
+        plan.make_shared([player.path, "index.html"])   # the home page lists no boards
+        made = set(site.__dict__["_board_rows"])
+        assert made == {(res.stage.path, pair) for pair in pairs for _sr, res, _p in site.pair_hist[pair]}
+        page = render_page(plan, player)
+        fresh = plan_site(results)
+        assert render_page(fresh, next(j for j in fresh.jobs if j.path == player.path)) == page
+        assert set(fresh.common["site"].__dict__["_board_rows"]) == made   # what the page itself asks for

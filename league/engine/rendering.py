@@ -233,12 +233,16 @@ def _run_forked(plan: SitePlan, n: int, units: list, after: list, emit, worker_e
 
 
 def _prepare(plan: SitePlan, units: list, on_stub, progress):
-    """Before forking: every template compiled once, here (not by every worker); the relay of the workers'
-    stubs (when pagefind is fed); the feed of units; the progress callback of this process. Returns (relay,
-    feed, on_unit)."""
+    """Before forking: every template compiled once, here (not by every worker), and what the pages share made
+    (SitePlan.make_shared: the processes take the pages in turns, and each would make most of it again); the
+    relay of the workers' stubs (when pagefind is fed); the feed of units; the progress callback of this
+    process. Returns (relay, feed, on_unit)."""
+    from league.engine.cache import gc_paused
     from league.engine.workers import TaskFeed
     for name in sorted({job.template for job in plan.jobs if job.template}):
         plan.env.get_template(name)
+    with gc_paused():
+        plan.make_shared([job.path for job in plan.jobs if job.template is not None])
     relay = _StubRelay(on_stub) if on_stub is not None else None
     feed = TaskFeed(len(units))   # every process takes the next unit when it is free: all finish together
     on_unit = None

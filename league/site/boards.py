@@ -155,6 +155,16 @@ def _board_rows(site, st, pair) -> list[tuple]:
     return got
 
 
+def make_board_rows(site, pairs) -> None:
+    """The board rows (_board_rows) of these pairs, in every stage each played, made now. A build that renders
+    in several processes makes them before it forks (SitePlan.make_shared): a pair's rows are listed by its
+    page and by its two players' pages, which the processes take in turns, so each process made most of them
+    again on its own."""
+    for pair in pairs:
+        for _sr, res, _p in site.pair_hist.get(pair, ()):
+            _board_rows(site, res.stage, pair)
+
+
 class _Escaped(dict):
     """{text: the text escaped as the templates escape it (markupsafe)}, each escaped when first asked for."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Optional
 from urllib.parse import urlparse
@@ -103,6 +103,17 @@ class SitePlan:
     # {page: (key, charts, stub hash)} of the previous build into the same site/, when its stubs were cut by this
     # very league (build.py): a page rendered again to the same bytes takes its stub's hash from there (_share)
     previous_stubs: Any = None
+    # {page: the pairs whose board rows it lists}: the pair and player pages (make_shared)
+    board_pairs: dict = field(default_factory=dict)
+
+    def make_shared(self, paths) -> None:
+        """What the pages at `paths` share, made now: the board rows their pair and player pages list
+        (league.site.boards.make_board_rows). Called before rendering is shared out among processes, so that
+        each does not make them again."""
+        from league.site.boards import make_board_rows
+        board_pairs = self.board_pairs
+        pairs = {pair for path in paths for pair in board_pairs.get(path, ())}
+        make_board_rows(self.common["site"], sorted(pairs))
 
 
 def _css_string(text: str) -> str:
@@ -151,7 +162,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     files.update(_site_files(env, common, site, pages.urls, draft))
     from league.site.feeds import feed_files; files.update(feed_files(results, site))  # noqa: E702
     return SitePlan(env=env, common=common, jobs=pages.jobs, files=files, charts=charts, updated=updated,
-                    dates=dates, touched=touched, keys=pages.keys)
+                    dates=dates, touched=touched, keys=pages.keys, board_pairs=pages.board_pairs)
 
 
 class _Pages:
@@ -162,6 +173,7 @@ class _Pages:
         self.keys = keys
         self.jobs: list[PageJob] = []
         self.urls: list[str] = []
+        self.board_pairs: dict = {}   # SitePlan.board_pairs
 
     def add(self, path: str, template: str, make, page_updated=None, key=None, listed: bool = True) -> None:
         """A page; `listed` False keeps it out of the sitemap (the embed pages, made for other sites' frames)."""
@@ -288,7 +300,9 @@ def _pair_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> Non
             annual_by_pair[e.key].append((sr, e))
     embeds = embed_paths(results)["pairs"]   # the pairs of the current season: their page offers the embed code
     for pair in sorted(site.pair_hist):
-        pages.add(f"duplas/{pair_slug(pair)}/index.html", "pair.html",
+        path = f"duplas/{pair_slug(pair)}/index.html"
+        pages.board_pairs[path] = (pair,)
+        pages.add(path, "pair.html",
                   lambda pair=pair: {**pair_view(site, pair, annual_by_pair.get(pair, ())),
                                      "embed": pair_snippet(site, pair) if pair in embeds else None},
                   key=pages.key("pair", pair))
@@ -300,7 +314,9 @@ def _player_pages(pages: _Pages, site: Site, results: Results, dates: dict) -> N
     pages.add("jogadores/index.html", "players.html", lambda: dict(players=players, title=_("Jogadores")),
               key=pages.key("summary", "players"))
     for pl in players:
-        pages.add(f"jogadores/{pl.id}/index.html", "player.html", lambda pl=pl: player_view(site, pl),
+        path = f"jogadores/{pl.id}/index.html"
+        pages.board_pairs[path] = tuple(site.player_pairs.get(pl.id, ()))
+        pages.add(path, "player.html", lambda pl=pl: player_view(site, pl),
                   key=pages.key("player", pl.id))
 
 
