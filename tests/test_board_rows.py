@@ -3,9 +3,11 @@
 autoescape escapes (markupsafe), whatever the names hold."""
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import jinja2
+import pytest
 from markupsafe import escape
 
 from league.site.boards import PairBoard, _board_rows, _row_html
@@ -63,14 +65,13 @@ def test_a_row_is_what_the_template_wrote_with_and_without_a_partner():
     assert "<script>" not in "".join(_row_html(c) for c in rows)
 
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_rows_made_before_forking_are_those_the_pages_list_and_change_nothing():
     """SitePlan.make_shared (called before rendering is shared out among processes) makes the board rows of
     exactly the pairs whose pair or player pages are to be rendered, and a page rendered afterwards is the
     page rendered without it."""
-    import pytest
     if not (ROOT / "content" / "league.yaml").exists():
         pytest.skip("no demo content")
     from league.engine.build import check
