@@ -194,6 +194,23 @@ def _read_index(out: str) -> dict[str, bytes]:
     return files
 
 
+def _remove(folder: str) -> None:
+    """Deletes `folder` and all in it, by `rm -rf` where there is one, then shutil.rmtree for what is left (or
+    when there is no `rm`). The scratch folder goes while the build writes the index into staging: in a
+    thread of the build, shutil.rmtree needs the interpreter's lock between any two of its ~31,000 system
+    calls, and so does the build's own loop, and each waits for the other. `rm` runs beside them. On the
+    archive (/dev/shm): the deletion 0.33 s instead of 0.71, the index written into staging 0.18 s instead
+    of 0.35–0.52, the build's end 0.36–0.79 s sooner (a /tmp script, two runs each)."""
+    rm = shutil.which("rm") if os.name == "posix" else None
+    if rm is not None:
+        try:
+            subprocess.run([rm, "-rf", "--", folder], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
+        except OSError:
+            pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 _live: weakref.WeakSet = weakref.WeakSet()   # the StubIndexing handles whose thread may still run
 
 
@@ -275,7 +292,7 @@ class StubIndexing:
         finally:
             self._ready.set()   # files() returns while the scratch folder is deleted (~0.3 s for 5 seasons)
             if self._scratch is not None:
-                shutil.rmtree(self._scratch, ignore_errors=True)
+                _remove(self._scratch)
 
     def _receive(self) -> bool:
         """Writes the stubs into the scratch folder (made with the first) as they come, until `finish()`;
