@@ -267,6 +267,35 @@ def test_a_rebuild_after_a_stage_edit_does_not_import_pydantic_here(archive, tmp
     assert _site_files(tmp_path / "site") == _site_files(tmp_path / "cold")
 
 
+def test_a_rebuild_after_a_stage_edit_compiles_no_template_while_reading_back(archive, tmp_path, monkeypatch):
+    """After one small edit, with many entries to read back, this process reads them back while a worker loads
+    the edited file: it does not compile every template meanwhile as well (on the archive that made a new-score
+    rebuild 0.1 s longer), the pages compile the templates they use. A first build still compiles them
+    meanwhile; both sites are the ones a cold build makes."""
+    import league.engine.parallel_load as P
+    import league.site.render as R
+    from league.engine.build import build
+    content = tmp_path / "content"
+    shutil.copytree(archive, content)
+    monkeypatch.setattr(L, "READBACK_MIN_ENTRIES", 3)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    compiled, plans = [], []
+    real_env, real_plan = R.prepare_env, P.plan_load
+    monkeypatch.setattr(R, "prepare_env", lambda *a: compiled.append(a[1]) or real_env(*a))
+    monkeypatch.setattr(P, "plan_load", lambda *a: plans.append(real_plan(*a)) or plans[-1])
+    build(content, tmp_path / "site", cache_dir=tmp_path / "cache", search=False)
+    assert compiled == ["pt_BR"] and plans[-1].busy and plans[-1].workers == 2   # a first build: meanwhile
+    stage = sorted(content.glob("seasons/*/truco/*.yaml"))[-1]
+    stage.write_text(stage.read_text(encoding="utf-8") + "# conferido\n", encoding="utf-8")
+    report = build(content, tmp_path / "site", cache_dir=tmp_path / "cache", search=False)
+    assert report.rendered > 0
+    plan = plans[-1]
+    assert len(plan.todo) == 1 and plan.readback and plan.workers == 2   # the worker loads the edited file
+    assert not plan.busy and compiled == ["pt_BR"]                         # and nothing compiled meanwhile
+    build(content, tmp_path / "cold", cache_dir=False, search=False)
+    assert _site_files(tmp_path / "site") == _site_files(tmp_path / "cold")
+
+
 def test_an_unwritable_cache_is_reported_once_as_by_a_one_by_one_load(content, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be\n", encoding="utf-8")

@@ -222,7 +222,8 @@ class Build:
             self.envs.clear()
 
     def _compiles_templates(self, league) -> bool:
-        """Loader.meanwhile_busy: every build compiles the templates meanwhile (none is kept in the cache)."""
+        """Loader.meanwhile_busy: every build has the templates to compile (none is kept in the cache); the load
+        plan does it meanwhile unless this process has entries to read back instead (load_plan.plan_load)."""
         return True
 
     # ---------------------------------------------------------------- plan

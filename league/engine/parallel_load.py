@@ -70,7 +70,7 @@ class _Run:
         the workers sent. No worker is left behind, whatever happens."""
         progress = _Progress(self.loader.progress, plan.todo, feed, plan.units)
         try:
-            if children and self.loader.meanwhile is not None:
+            if children and plan.busy:
                 self.loader.meanwhile(self.league)
             for u in (feed.take() if feed is not None else range(1)):   # the units no worker took yet
                 progress.unit_taken()
