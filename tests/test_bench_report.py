@@ -72,7 +72,7 @@ def test_league_serve_rebuilds_are_a_line_under_the_table_with_the_memory_growth
 def test_more_one_score_rebuilds_give_their_median_under_the_table():
     run = _bench_run()
     # the table's one-score rebuild 1.10 s (MISSED on its own); six more: 0.90, 1.20, 0.80, 0.96, 1.05, 0.85 s →
-    # sorted 0.80 0.85 0.90 0.96 1.05 1.20, median (0.90 + 0.96) / 2 = 0.93 s (≤ 1 s: met); a failed
+    # sorted 0.80 0.85 0.90 0.96 1.05 1.20, median (0.90 + 0.96) / 2 = 0.93 s (≤ 1.5 s: met); a failed
     # one is left out
     again = [_row("league", "one-score, again", w) for w in (0.90, 1.20, 0.80, 0.96, 1.05, 0.85, 0.10)]
     for k, r in enumerate(again):
@@ -83,7 +83,7 @@ def test_more_one_score_rebuilds_give_their_median_under_the_table():
                              "timer": "GNU time -v"})
     assert not [line for line in text.splitlines() if line.startswith("| 20 | league one-score, again")]
     assert "- one-score rebuild: **1.10 s** (target ≤ 1.5 s: met)" in text
-    assert ("- the same over 6 more one-score rebuilds, one process each, the score going back and forth: "
+    assert ("- the same over 6 more one-score rebuilds, one process each, each to a score not built before: "
             "0.90, 1.20, 0.80, 0.96, 1.05, 0.85 s; median **0.93 s** (target ≤ 1.5 s: met)") in text
 
 
@@ -135,3 +135,21 @@ def test_the_cold_build_without_search_and_the_html_written_are_lines_for_inform
     assert ("the HTML each wrote: league 250 MB (25.6 KB a page), Hugo 100 MB (10.2 KB a page); MB of HTML a "
             "second: league 20.8 ÷ Hugo 12.5 = 1.67×") in text
     assert "= **0.67×** (target ≥ 1×: MISSED)" in text   # the target stays on the build with search
+
+
+def test_each_repeated_one_score_rebuild_builds_a_score_not_built_before(tmp_path, monkeypatch):
+    """An editor's edit is new content (its file parsed, its season ranked again), not a score the cache already
+    holds: the first one-score edit makes the game "12-5" → "12-6"; the six more rebuilds make it 12-7, 12-8,
+    12-9, 12-10, 12-11 and 12-4 (AGAIN_SCORES), each once, never 12-5 or 12-6 again, the rest of the line kept."""
+    run = _bench_run()
+    stage = tmp_path / "content" / "seasons" / "2026" / "truco" / "etapa-1.yaml"
+    stage.parent.mkdir(parents=True)
+    stage.write_text('boards:\n  - "8-12 12-5 12-10"\n', encoding="utf-8")
+    note, edit = run.edit_one_score(tmp_path / "content")
+    assert stage.read_text(encoding="utf-8").splitlines()[1] == '  - "8-12 12-6 12-10"'
+    built = []
+    monkeypatch.setattr(run, "measure", lambda *a: built.append(stage.read_text(encoding="utf-8").splitlines()[1])
+                        or {"wall": 1.0, "rc": 0})
+    for k in range(6):
+        run.one_score_again(k, edit, 20, tmp_path, ["league"], {}, None)
+    assert built == [f'  - "8-12 12-{x} 12-10"' for x in (7, 8, 9, 10, 11, 4)]
