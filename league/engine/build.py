@@ -213,17 +213,19 @@ class Build:
 
     def _compile_templates(self, league) -> None:
         """While the files load in other processes: the templates compiled (Loader.meanwhile)."""
+        from league.engine.template_cache import template_cache
         from league.i18n import using
         from league.site.render import prepare_env
         try:
             with using(league.locale):
-                self.envs[league.locale] = prepare_env(self.templates, league.locale)
+                self.envs[league.locale] = prepare_env(self.templates, league.locale, template_cache(league.locale))
         except Exception:  # noqa: BLE001 - a broken template is reported where it always is, by plan_site
             self.envs.clear()
 
     def _compiles_templates(self, league) -> bool:
-        """Loader.meanwhile_busy: every build has the templates to compile (none is kept in the cache); the load
-        plan does it meanwhile unless this process has entries to read back instead (load_plan.plan_load)."""
+        """Loader.meanwhile_busy: every build has the templates to compile (none is kept in the build cache; the
+        user's template cache, when it has them, makes it quick); the load plan does it meanwhile unless this
+        process has entries to read back instead (load_plan.plan_load)."""
         return True
 
     # ---------------------------------------------------------------- plan
@@ -244,14 +246,24 @@ class Build:
         if not self.previous and helpers.api_helper_wanted(self.results):   # nothing to keep: all made now,
             self.api_helper = helpers.start_api_helper(api, self.writer)     # beside the plan and the first pages
         locale = self.results.league.locale
+        env = self.envs.get(locale) or _compiled_env(self._env_key()) or self._new_env(locale)
         with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
             self.plan = plan_site(self.results, self.templates, draft=self.draft, keys_for=keys_for,
-                                  dates=self.dates, env=self.envs.get(locale) or _compiled_env(self._env_key()))
+                                  dates=self.dates, env=env)
         _keep_env(self._env_key(), self.plan.env)
         self._add_api_jobs(api)
         self.report.pages = sum(1 for job in self.plan.jobs if job.template is not None)
         self.plan.jobs.sort(key=searchindex.job_order)
         self._keep_unchanged()
+
+    def _new_env(self, locale: str):
+        """The templates' environment, compiling each template when a page first uses it (a rebuild that read the
+        cache back instead of compiling them all, league/engine/load_plan.py), from the user's template cache
+        when it holds it (league/engine/template_cache.py)."""
+        from league.engine.template_cache import template_cache
+        from league.site.paths import default_templates
+        from league.site.render import site_env
+        return site_env(Path(self.templates or default_templates()), locale, template_cache(locale))
 
     def _env_key(self) -> tuple:
         """What the compiled templates depend on: the templates folder and its files' bytes, the locale, and

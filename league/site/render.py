@@ -59,13 +59,14 @@ class SiteEnvironment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-def _env(templates: Path, locale: str | None = None) -> jinja2.Environment:
-    """The Jinja2 environment. Its templates are compiled in memory by each build (~0.13 s for league's, done
-    while the content loads, see prepare_env): compiled code is never kept in the build cache, which is
-    restored between builds and so is input, and Jinja2 runs what its bytecode cache holds."""
+def site_env(templates: Path, locale: str | None = None,
+             bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """The Jinja2 environment. Its templates are compiled when first used, or all at once by prepare_env (a
+    build does that while its files load); `bytecode_cache`: where compiled templates are kept between builds
+    (the engine's, league/engine/template_cache.py; None: compiled in memory only)."""
     env = SiteEnvironment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             auto_reload=False)   # one build = one environment
+                             auto_reload=False, bytecode_cache=bytecode_cache)   # one build = one environment
     i18n.install(env, locale)  # gettext/ngettext, Babel's date, number and money filters, lang (league/i18n.py)
     env.filters.update(date_br=date_br, date_short=date_short, num=pts_text, signed=signed, pos=pos_text)
     env.globals.update(STATUS=STATUS, STATUS_M=STATUS_M, NAMES=NAMES)
@@ -77,10 +78,11 @@ def _template_names(templates: Path) -> list[str]:
     return sorted(n for n in jinja2.FileSystemLoader(str(templates)).list_templates() if n.endswith((".html", ".xml")))
 
 
-def prepare_env(templates: Path | None, locale: str | None) -> jinja2.Environment:
+def prepare_env(templates: Path | None, locale: str | None,
+                bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """The Jinja2 environment with every template compiled (a build does this while its files load)."""
     templates = Path(templates) if templates else default_templates()
-    env = _env(templates, locale)
+    env = site_env(templates, locale, bytecode_cache)
     for name in _template_names(templates):
         env.get_template(name)
     return env
@@ -137,7 +139,7 @@ def plan_site(results: Results, templates: Path | None = None, draft: bool = Fal
     whose `later(kind, *args)` gives each page its key (league.engine.incremental.lazy_keys), with which a
     rebuild keeps the pages whose key is unchanged."""
     templates = Path(templates) if templates else default_templates()
-    env = env or _env(templates, results.league.locale)   # env: prepare_env's, for this locale
+    env = env or site_env(templates, results.league.locale)   # env: prepare_env's, for this locale
     site = Site(results)
     league = results.league
     files, css_name, js_name, embed_css = _static_files(templates, league.name)
