@@ -331,14 +331,16 @@ def test_a_stream_writes_the_stubs_while_they_come_and_pagefind_runs_at_finish(s
     for rel in sorted(stubs):
         handle.add(rel, stubs[rel])
     deadline = time.monotonic() + 30
-    while len([p for p in scratch.rglob("*.html")]) < len(stubs):
-        assert time.monotonic() < deadline, "the stubs were not written"
+    while True:   # (a file the writing thread has made may not have its bytes yet: wait for them all)
+        folders = list(scratch.iterdir())
+        got = ({p.relative_to(folders[0] / "site").as_posix(): p.read_text(encoding="utf-8")
+                for p in folders[0].rglob("*.html")} if len(folders) == 1 else {})
+        if got == stubs:
+            break
+        assert time.monotonic() < deadline, f"the stubs were not written ({len(got)} of {len(stubs)})"
         time.sleep(0.01)
     assert handle._proc is None   # pagefind waits for finish()
-    (folder,) = scratch.iterdir()
-    assert folder.name.startswith(SCRATCH_PREFIX)
-    assert {p.relative_to(folder / "site").as_posix(): p.read_text(encoding="utf-8")
-            for p in folder.rglob("*.html")} == stubs
+    assert folders[0].name.startswith(SCRATCH_PREFIX)
     handle.finish()
     assert "pagefind/pagefind-entry.json" in handle.files()   # returns while the scratch folder is deleted
     handle.cancel()   # which is over once cancel() returns
