@@ -9,8 +9,9 @@ header with pickle). The user's cache folder is theirs, as Python's own `__pycac
 
 What the compiled code depends on besides a template's source (which Jinja2 checks itself, by a checksum of it,
 and its file's path): league's code and catalogs (a template's texts are translated when it is compiled,
-league/i18n.py), the locale, and Jinja2's and Python's versions. All of them name the folder,
-`jinja-<locale>-<digest>`; making one deletes the other folders of the same locale (an older league's).
+league/i18n.py, with Babel's catalogs), the locale, and Jinja2's, Babel's and Python's versions. All of them
+name the folder, `jinja-<locale>-<digest>`; making one deletes the other folders of the same locale (an older
+league's).
 A folder that cannot be made or written leaves the build as it was without it: templates compiled in memory."""
 from __future__ import annotations
 
@@ -46,9 +47,11 @@ def template_cache(locale: Optional[str]) -> Optional[jinja2.BytecodeCache]:
     root = _root()
     if root is None:
         return None
+    import babel
     from league.engine.cache import code_version, digest
     tag = (locale or "none").replace(os.sep, "_")
-    key = digest(code_version(), locale, jinja2.__version__, sys.version, sys.implementation.cache_tag)[:16]
+    key = digest(code_version(), locale, jinja2.__version__, babel.__version__, sys.version,
+                 sys.implementation.cache_tag)[:16]
     folder = root / f"jinja-{tag}-{key}"
     try:
         if not folder.is_dir():
