@@ -233,6 +233,7 @@ class Build:
         """The site's plan (league.site.render.plan_site): every page a job, and the JSON and CSV files' jobs
         (made by a helper process on a large first build); on a rebuild, the pages whose key did not change
         are kept as they are, out of the plan."""
+        from league.engine.board_index import CachedBoards
         from league.engine.cache import gc_paused
         from league.engine.incremental import lazy_keys
         from league.site.render import plan_site
@@ -247,9 +248,10 @@ class Build:
             self.api_helper = helpers.start_api_helper(api, self.writer)     # beside the plan and the first pages
         locale = self.results.league.locale
         env = self.envs.get(locale) or _compiled_env(self._env_key()) or self._new_env(locale)
+        boards = CachedBoards(self.cache, self.report.stage_keys) if self.cache is not None else None
         with gc_paused():   # the plan makes ~10,000 jobs and the site's indexes: no collection walks them
             self.plan = plan_site(self.results, self.templates, draft=self.draft, keys_for=keys_for,
-                                  dates=self.dates, env=env)
+                                  dates=self.dates, env=env, boards=boards)
         _keep_env(self._env_key(), self.plan.env)
         self._add_api_jobs(api)
         self.report.pages = sum(1 for job in self.plan.jobs if job.template is not None)

@@ -134,13 +134,15 @@ def print_css(federation: str) -> bytes:
 
 def plan_site(results: Results, templates: Path | None = None, draft: bool = False,
               keys_for: Callable | None = None,
-              dates: dict | None = None, env: jinja2.Environment | None = None) -> SitePlan:
+              dates: dict | None = None, env: jinja2.Environment | None = None,
+              boards: Callable | None = None) -> SitePlan:
     """The pages to render. `keys_for(results, site, templates, updated, dates)`, when given, makes the object
     whose `later(kind, *args)` gives each page its key (league.engine.incremental.lazy_keys), with which a
-    rebuild keeps the pages whose key is unchanged."""
+    rebuild keeps the pages whose key is unchanged. `boards(stage)`: a stage's boards by pair, as
+    league.site.boards.stage_boards makes them (the default), from wherever the caller keeps them."""
     templates = Path(templates) if templates else default_templates()
     env = env or site_env(templates, results.league.locale)   # env: prepare_env's, for this locale
-    site = Site(results)
+    site = Site(results, boards)
     league = results.league
     files, css_name, js_name, embed_css = _static_files(templates, league.name)
     if dates is None:   # the build asks git early, while it loads (a small process forks faster)

@@ -53,7 +53,7 @@ def pts_text(v: Any) -> str:
 class Site:
     """URLs, names and the indexes that cross-link pages (club → teams → pairs → players)."""
 
-    def __init__(self, results: Results):
+    def __init__(self, results: Results, boards=None):
         self.r = results
         self.league = results.league
         path = urlparse(self.league.base_url).path or "/"
@@ -69,6 +69,7 @@ class Site:
         self._pair_urls: dict = {}    # pair → its URL (a stage page links ~1,100 pairs)
         self._anchors: dict = {}      # stage file → its page's anchors (league.site.boards.stage_anchors)
         self._boards: dict = {}       # stage file → {pair: its boards} (league.site.boards.stage_boards)
+        self._stage_boards = boards or stage_boards   # (plan_site's `boards`)
         for sr in results.seasons:
             for res in sr.stages:
                 for p in res.classification:
@@ -112,7 +113,7 @@ class Site:
         """stage_boards(stage), kept for the build: {pair: its boards in the stage}."""
         got = self._boards.get(stage.path)
         if got is None:
-            got = self._boards[stage.path] = stage_boards(stage)
+            got = self._boards[stage.path] = self._stage_boards(stage)
         return got
 
     def season_url(self, year): return self.url(str(year))

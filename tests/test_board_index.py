@@ -1,0 +1,135 @@
+"""A stage's boards by pair kept in the build cache (league/engine/board_index.py): the pair and player pages of a
+rebuild list them without reading the stages' matches back, and the site is the one a cold build makes."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from league.engine.build import build, check
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "league" / "templates"
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".league-build.json"}
+
+
+@pytest.fixture()
+def demo(tmp_path) -> Path:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    return content
+
+
+def _edit_score(content: Path) -> None:
+    # the first "12-a" game of seasons/2026/truco/etapa-4.yaml: its loser's pontinhos one more (the winner stays)
+    import re
+    stage = content / "seasons/2026/truco/etapa-4.yaml"
+    text = stage.read_text(encoding="utf-8")
+    m = re.search(r'"12-(\d) ', text)
+    assert m
+    stage.write_text(text[:m.start()] + f'"12-{(int(m.group(1)) + 1) % 11} ' + text[m.end():], encoding="utf-8")
+
+
+def test_the_boards_read_back_are_the_ones_made_from_the_matches(demo):
+    # every stage of the demo: the rows kept (board_rows) give, pair by pair and in the same order, the very
+    # PairBoards that league.site.boards.stage_boards makes from the stage's matches
+    from league.engine.board_index import BOARD_ROWS, IndexedBoards, board_rows
+    from league.engine.codec import dumps, loads
+    from league.engine.shapes import fits
+    from league.site.boards import stage_boards
+    stages = [st for sr in check(demo, cache_dir=False).results.seasons for st in (r.stage for r in sr.stages)]
+    assert len(stages) >= 6
+    boards = 0
+    for st in stages:
+        made = stage_boards(st)
+        rows = loads(dumps(board_rows(st)))   # as the cache writes and reads it
+        assert fits(rows, BOARD_ROWS)
+        kept = IndexedBoards(rows)
+        assert list(kept) == list(made) and len(kept) == len(made)
+        assert all(kept[pair] == made[pair] for pair in made)
+        assert all(type(b).__name__ == "PairBoard" for pair in kept for b in kept[pair])
+        boards += sum(len(kept[pair]) for pair in kept)
+    assert boards > 100   # (a stage still to be played has none)
+
+
+def _edit_archive_score(content: Path, k: int) -> None:
+    # the first board line of the last season's first stage: its first game's loser's pontinhos made k
+    import re
+    stage = sorted(content.glob("seasons/*/truco/etapa-1.yaml"))[-1]
+    text = stage.read_text(encoding="utf-8")
+    m = re.search(r'- "12-(\d+) ', text)
+    assert m, stage
+    stage.write_text(text[:m.start(1)] + str(k) + text[m.end(1):], encoding="utf-8")
+
+
+def test_a_score_edit_lists_the_players_boards_without_reading_the_other_stages_matches_back(tmp_path,
+                                                                                          monkeypatch):
+    # a synthetic archive of 3 seasons, whose players play in every season. The rebuild after a score edit
+    # renders the players' pages of the edited board, each listing its boards in every stage of every season:
+    # their rows come from the boards entries, and the matches read back are only those of the edited
+    # season's stages (its page lists who is left out of its pairs' ranking, from the matches). Without the
+    # entries (CachedBoards not used), the players' pages read back the other seasons' matches too. Each
+    # rebuild as in a new process (KEPT: nothing kept in memory from the build before); both sites are the
+    # cold build's.
+    import league.engine.codec as codec
+    import league.engine.board_index as B
+    from league.engine.cache import KEPT
+    from tests.util import synth
+    content = synth(tmp_path / "content", "--seasons", "3", "--teams", "8", "--championships", "1", "--seed", "5")
+    cache = tmp_path / "cache"
+    build(content, tmp_path / "site", templates=TEMPLATES, cache_dir=cache, search=False)
+    read: list = []
+    real = codec._loads_phases
+    monkeypatch.setattr(codec, "_loads_phases", lambda data: read.append(data) or real(data))
+    per_season = len(list(content.glob("seasons/*/truco/*.yaml"))) // 3
+
+    def rebuild(k: int) -> int:
+        _edit_archive_score(content, k)   # a new score each time
+        read.clear()
+        KEPT.forget()
+        report = build(content, tmp_path / "site", templates=TEMPLATES, cache_dir=cache, search=False)
+        assert 0 < report.rendered < report.pages
+        shutil.rmtree(tmp_path / "cold", ignore_errors=True)
+        build(content, tmp_path / "cold", templates=TEMPLATES, cache_dir=False, search=False)
+        assert _tree(tmp_path / "site") == _tree(tmp_path / "cold")
+        return len(read)
+    with_entries = rebuild(1)
+    monkeypatch.setattr(B.CachedBoards, "__call__", lambda self, stage: B.stage_boards(stage))
+    without = rebuild(2)
+    assert with_entries <= per_season < without, (with_entries, per_season, without)
+
+
+@pytest.mark.parametrize("damage", ["deleted", "corrupted"])
+def test_a_missing_or_corrupted_boards_entry_is_made_again_from_the_matches(demo, tmp_path, damage):
+    # every stage's boards entry deleted, or overwritten with bytes that are not an entry: the rebuild lists the
+    # boards from the stages' matches (a corrupted entry is reported, as every corrupted entry is), writes
+    # the entries again, and makes the cold build's site
+    from league.engine.board_index import boards_key
+    cache = tmp_path / "cache"
+    first = build(demo, tmp_path / "site", templates=TEMPLATES, cache_dir=cache, search=False)
+    keys = {boards_key(k) for k in first.stage_keys.values()}
+    files = [p for p in cache.rglob("*.entry") if p.stem in keys]
+    assert len(files) == len(keys) >= 6
+    for p in files:
+        if damage == "deleted":
+            p.unlink()
+        else:
+            p.write_bytes(b"not an entry")
+    _edit_score(demo)
+    report = build(demo, tmp_path / "site", templates=TEMPLATES, cache_dir=cache, search=False)
+    warned = [d for d in report.diagnostics if d.code == "cache"]
+    if damage == "deleted":
+        assert warned == []
+    else:
+        assert warned and all("corrompida" in d.message for d in warned)
+    again = {p.stem for p in cache.rglob("*.entry")}
+    used = {boards_key(k) for k in report.stage_keys.values()}
+    assert len(used & again) > 0   # made again (those of the stages whose pages were rendered)
+    build(demo, tmp_path / "cold", templates=TEMPLATES, cache_dir=False, search=False)
+    assert _tree(tmp_path / "site") == _tree(tmp_path / "cold")
