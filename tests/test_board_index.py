@@ -37,19 +37,18 @@ def _edit_score(content: Path) -> None:
 
 
 def test_the_boards_read_back_are_the_ones_made_from_the_matches(demo):
-    # every stage of the demo: the rows kept (board_rows) give, pair by pair and in the same order, the very
+    # every stage of the demo: the rows kept (board_bytes, read back by board_rows) give, pair by pair and in the same order, the very
     # PairBoards that league.site.boards.stage_boards makes from the stage's matches
-    from league.engine.board_index import BOARD_ROWS, IndexedBoards, board_rows
+    from league.engine.board_index import IndexedBoards, board_bytes, board_rows
     from league.engine.codec import dumps, loads
-    from league.engine.shapes import fits
     from league.site.boards import stage_boards
     stages = [st for sr in check(demo, cache_dir=False).results.seasons for st in (r.stage for r in sr.stages)]
     assert len(stages) >= 6
     boards = 0
     for st in stages:
         made = stage_boards(st)
-        rows = loads(dumps(board_rows(st)))   # as the cache writes and reads it
-        assert fits(rows, BOARD_ROWS)
+        rows = board_rows(loads(dumps(board_bytes(made))))   # as the cache writes and reads it
+        assert rows is not None
         kept = IndexedBoards(rows)
         assert list(kept) == list(made) and len(kept) == len(made)
         assert all(kept[pair] == made[pair] for pair in made)
@@ -105,22 +104,32 @@ def test_a_score_edit_lists_the_players_boards_without_reading_the_other_stages_
     assert with_entries <= per_season < without, (with_entries, per_season, without)
 
 
-@pytest.mark.parametrize("damage", ["deleted", "corrupted"])
+@pytest.mark.parametrize("damage", ["deleted", "corrupted", "forged"])
 def test_a_missing_or_corrupted_boards_entry_is_made_again_from_the_matches(demo, tmp_path, damage):
-    # every stage's boards entry deleted, or overwritten with bytes that are not an entry: the rebuild lists the
-    # boards from the stages' matches (a corrupted entry is reported, as every corrupted entry is), writes
-    # the entries again, and makes the cold build's site
-    from league.engine.board_index import boards_key
+    # every stage's boards entry deleted; or overwritten with bytes that are not an entry; or with an entry of the
+    # cache's format and digest whose bytes are not boards by pair (a list): the rebuild lists the boards from
+    # the stages' matches (a corrupted entry is reported, as every corrupted entry is), writes the entries
+    # again, and makes the cold build's site
+    import marshal
+    from league.engine.board_index import board_rows, boards_key
+    from league.engine.cache import MAGIC, _digest
+    from league.engine.codec import dumps
     cache = tmp_path / "cache"
     first = build(demo, tmp_path / "site", templates=TEMPLATES, cache_dir=cache, search=False)
     keys = {boards_key(k) for k in first.stage_keys.values()}
     files = [p for p in cache.rglob("*.entry") if p.stem in keys]
-    assert len(files) == len(keys) >= 6
+    assert len(files) == len(keys) >= 6   # a first build wrote every stage's
+    damaged = {}
     for p in files:
         if damage == "deleted":
             p.unlink()
-        else:
+        elif damage == "corrupted":
             p.write_bytes(b"not an entry")
+        else:
+            payload = dumps(marshal.dumps([("a", "b"), 1]))
+            p.write_bytes(MAGIC + _digest(p.stem, payload) + payload)
+        if p.exists():
+            damaged[p] = p.read_bytes()
     _edit_score(demo)
     report = build(demo, tmp_path / "site", templates=TEMPLATES, cache_dir=cache, search=False)
     warned = [d for d in report.diagnostics if d.code == "cache"]
@@ -128,8 +137,14 @@ def test_a_missing_or_corrupted_boards_entry_is_made_again_from_the_matches(demo
         assert warned == []
     else:
         assert warned and all("corrompida" in d.message for d in warned)
-    again = {p.stem for p in cache.rglob("*.entry")}
-    used = {boards_key(k) for k in report.stage_keys.values()}
-    assert len(used & again) > 0   # made again (those of the stages whose pages were rendered)
+        assert damage != "forged" or all("não são as jogadas de uma etapa" in d.message for d in warned)
+    # made again, whole: those of the stages whose pages the rebuild rendered (the others are not read)
+    again = [p for p in cache.rglob("*.entry") if p.stem in keys and p.read_bytes() != damaged.get(p)]
+    assert again and all(board_rows(_value(p)) is not None for p in again)
     build(demo, tmp_path / "cold", templates=TEMPLATES, cache_dir=False, search=False)
     assert _tree(tmp_path / "site") == _tree(tmp_path / "cold")
+
+
+def _value(path: Path):
+    from league.engine.cache import _open
+    return _open(path.stem, path.read_bytes())

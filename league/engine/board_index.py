@@ -1,20 +1,23 @@
 """Each stage's boards by pair (league.site.boards.stage_boards: what the pair and player pages list of it), kept
-in the build cache as plain values beside the stage's entry, and handed to the site from there (Site.boards).
+in the build cache beside the stage's entry, and handed to the site from there (Site.boards).
 
 A rebuild reads every unchanged stage back from the cache, but not its matches (codec.LazyPhases) until a page
 asks for them. A score edit renders its four players' pages, and each lists the player's boards in every stage
 of every season: up to ~70 stages of the archive. Made from the matches, that is ~70 stages' matches read back
-(~1.7 ms each) and their ~1,000 boards gone through (~0.5 ms); read from these entries, ~0.3 ms a stage. The
-entry is written when the stage file is loaded (load_tasks.task_fresh), under a key made of the stage entry's
-own: it holds what the stage file alone makes."""
+(~1.7 ms each) and their ~1,000 boards gone through (~3 ms for every pair's); read from these entries, ~0.5 ms a
+stage. The entry is written when a page first needs the stage's boards and it is not there (a first build
+writes every stage's), under a key made of the stage entry's own: it holds what the stage file alone makes; and
+it is marked used whenever the stage's entry is read back (load_tasks.task_use), so the cache's prune keeps it
+as long as the stage."""
 from __future__ import annotations
 
+import marshal
 from collections.abc import Iterator, Mapping
 from itertools import chain
 from typing import Optional
 
 from league.engine.cache import Cache, digest
-from league.engine.shapes import Check
+from league.engine.codec import VERSION
 from league.models import PairId, Stage
 from league.site.boards import PairBoard, stage_boards
 
@@ -26,27 +29,31 @@ def boards_key(stage_key: str) -> str:
     return digest("stage-boards", stage_key)
 
 
-def board_rows(stage: Stage) -> dict:
-    """{pair: its boards in the stage (stage_boards), each a plain tuple of the PairBoard's values}, in the order
-    of the file."""
-    boards = stage_boards(stage)
-    return {pair: tuple(map(tuple, boards[pair])) for pair in boards}
+def board_bytes(boards: Mapping) -> bytes:
+    """A stage's boards by pair (stage_boards' mapping), in the order of the file, as the marshal bytes of {pair:
+    a tuple of its boards, each a plain tuple of its PairBoard's values}. Bytes, not the dict itself: the build
+    cache's codec would walk its ~2,000 rows one by one to find them plain (~2.4 ms a stage of the archive)."""
+    return marshal.dumps({pair: tuple(map(tuple, boards[pair])) for pair in boards}, VERSION)
 
 
-def _fits(rows) -> bool:
-    """Whether a value read back is what board_rows makes: a dict of pairs (tuples), each to a tuple of rows,
-    each a tuple of PairBoard's length (checked a kind at a time, in C: ~1,000 rows a stage of the archive)."""
+def board_rows(data: bytes) -> Optional[dict]:
+    """The {pair: rows} of board_bytes' bytes, or None when they are not what it writes: a dict of pairs
+    (tuples), each to a tuple of rows, each a tuple of PairBoard's length (checked a kind at a time, in C:
+    ~2,000 rows a stage of the archive)."""
+    try:
+        rows = marshal.loads(data)
+    except Exception:  # noqa: BLE001 - EOFError, ValueError, TypeError: not board_bytes'
+        return None
     if type(rows) is not dict or not _TUPLE.issuperset(map(type, rows)):
-        return False
+        return None
     own = rows.values()
     if not _TUPLE.issuperset(map(type, own)):
-        return False
+        return None
     every = list(chain.from_iterable(own))
-    return _TUPLE.issuperset(map(type, every)) and {_FIELDS}.issuperset(map(len, every))
+    return rows if _TUPLE.issuperset(map(type, every)) and {_FIELDS}.issuperset(map(len, every)) else None
 
 
 _TUPLE = frozenset({tuple})
-BOARD_ROWS = Check(_fits)
 
 
 class IndexedBoards(Mapping):
@@ -72,7 +79,7 @@ class IndexedBoards(Mapping):
 
 class CachedBoards:
     """The site's boards of a stage (league.site.views.Site `boards`): from the stage's boards entry when the
-    build cache has it, else made from its matches (stage_boards)."""
+    build cache has it, else made from its matches (stage_boards) and its entry written."""
 
     def __init__(self, cache: Optional[Cache], stage_keys: dict):
         self.cache = cache
@@ -82,8 +89,13 @@ class CachedBoards:
         key = self.stage_keys.get(stage.path)
         if key is None or self.cache is None:
             return stage_boards(stage)
-        rows = self.cache.get(boards_key(key), BOARD_ROWS)
-        if rows is None:   # not there (deleted, or found corrupted): made from the matches, and kept again
-            rows = board_rows(stage)
-            self.cache.put(boards_key(key), rows)
-        return IndexedBoards(rows)
+        key = boards_key(key)
+        data = self.cache.get(key, bytes)
+        rows = board_rows(data) if data is not None else None
+        if rows is not None:
+            return IndexedBoards(rows)
+        if data is not None:
+            self.cache.reject(key, "não são as jogadas de uma etapa")
+        boards = stage_boards(stage)   # not there yet (a first build), or corrupted: made from the matches
+        self.cache.put(key, board_bytes(boards))
+        return boards

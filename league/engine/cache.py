@@ -147,6 +147,11 @@ class Cache:
         except OSError:
             pass
 
+    def reject(self, key: str, why: str) -> None:
+        """Report the entry under `key` corrupted, as its reader found it (`why`), and delete it."""
+        if self.dir is not None:
+            self.corrupted(self._path(key), why)
+
     def touch(self, key: str) -> None:
         """Mark the entry under `key` used now (prune() keeps what a build has read or written lately)."""
         if self.dir is None:

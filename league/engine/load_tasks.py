@@ -69,19 +69,9 @@ def task_fresh(loader: Loader, league: League, task: Task, key: Optional[str]) -
     if obj is None or key is None or any(d.level == "error" for d in new):
         return None, ((obj, new, None, None) if task.kind == "stage" else (obj, new, None))
     if task.kind == "stage":
-        entry = _stage_entry(obj, new)
-        _keep_boards(loader, key, entry[0])
-        return key, entry
+        return key, _stage_entry(obj, new)
     from league.games.quatrilho.championship import compute_championship
     return key, (obj, new, compute_championship(obj))
-
-
-def _keep_boards(loader: Loader, key: str, stage: Stage) -> None:
-    """The stage's boards by pair, what the pair and player pages list of it, cached beside its entry
-    (league/engine/board_index.py)."""
-    if loader.cache is not None:
-        from league.engine.board_index import board_rows, boards_key
-        loader.cache.put(boards_key(key), board_rows(stage))
 
 
 def _stage_entry(stage: Stage, diags: list) -> tuple:
