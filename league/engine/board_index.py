@@ -5,10 +5,11 @@ A rebuild reads every unchanged stage back from the cache, but not its matches (
 asks for them. A score edit renders its four players' pages, and each lists the player's boards in every stage
 of every season: up to ~70 stages of the archive. Made from the matches, that is ~70 stages' matches read back
 (~1.7 ms each) and their ~1,000 boards gone through (~3 ms for every pair's); read from these entries, ~0.5 ms a
-stage. The entry is written when a page first needs the stage's boards and it is not there (a first build
-writes every stage's), under a key made of the stage entry's own: it holds what the stage file alone makes; and
-it is marked used whenever the stage's entry is read back (load_tasks.task_use), so the cache's prune keeps it
-as long as the stage."""
+stage. The entry is written the first time a build needs the boards of a stage whose matches it has not read
+back (then made from them: a rebuild after a first build, or a build into a new site/), under a key made of the
+stage entry's own (it holds what the stage file alone makes), and marked used whenever the stage's entry is
+read back (load_tasks.task_use), so the cache's prune keeps it as long as the stage. A first build, which loads
+every stage's matches, neither reads nor writes them."""
 from __future__ import annotations
 
 import marshal
@@ -17,7 +18,7 @@ from itertools import chain
 from typing import Optional
 
 from league.engine.cache import Cache, digest
-from league.engine.codec import VERSION
+from league.engine.codec import VERSION, LazyPhases
 from league.models import PairId, Stage
 from league.site.boards import PairBoard, stage_boards
 
@@ -78,8 +79,9 @@ class IndexedBoards(Mapping):
 
 
 class CachedBoards:
-    """The site's boards of a stage (league.site.views.Site `boards`): from the stage's boards entry when the
-    build cache has it, else made from its matches (stage_boards) and its entry written."""
+    """The site's boards of a stage (league.site.views.Site `boards`): made from its matches (stage_boards) when
+    they are in memory (a first build loads every stage's); when they are still the cache's bytes, from the
+    stage's boards entry — or, the first time, made from the matches and the entry written."""
 
     def __init__(self, cache: Optional[Cache], stage_keys: dict):
         self.cache = cache
@@ -87,8 +89,9 @@ class CachedBoards:
 
     def __call__(self, stage: Stage) -> Mapping:
         key = self.stage_keys.get(stage.path)
-        if key is None or self.cache is None:
-            return stage_boards(stage)
+        phases = stage.phases
+        if key is None or self.cache is None or not (isinstance(phases, LazyPhases) and phases.waiting()):
+            return stage_boards(stage)   # its matches are in memory already (loaded, or read back): from them
         key = boards_key(key)
         data = self.cache.get(key, bytes)
         rows = board_rows(data) if data is not None else None
@@ -96,6 +99,6 @@ class CachedBoards:
             return IndexedBoards(rows)
         if data is not None:
             self.cache.reject(key, "não são as jogadas de uma etapa")
-        boards = stage_boards(stage)   # not there yet (a first build), or corrupted: made from the matches
+        boards = stage_boards(stage)   # not there yet, or corrupted: made from the matches, and kept
         self.cache.put(key, board_bytes(boards))
         return boards

@@ -58,6 +58,10 @@ class LazyPhases:
             value = self._value = self._loads(self._data)
         return value
 
+    def waiting(self) -> int:
+        """The bytes still to read back: none once read, or when made in this process."""
+        return len(self._data) if self._value is None and self._data is not None else 0
+
     def __reduce__(self):   # (to another process, through a pipe: the tuple itself)
         return LazyPhases, (None, self.get())
 
