@@ -54,8 +54,7 @@ class Site:
     """URLs, names and the indexes that cross-link pages (club → teams → pairs → players)."""
 
     def __init__(self, results: Results, boards=None):
-        self.r = results
-        self.league = results.league
+        self.r, self.league = results, results.league
         path = urlparse(self.league.base_url).path or "/"
         self.root = path if path.endswith("/") else path + "/"
         self.team_hist: dict[str, list] = defaultdict(list)
