@@ -143,6 +143,7 @@ class Build:
         self.resolved = False        # every page's key worked out before rendering
         self.api_helper = self.keys_helper = None   # helper processes (pid, fd), until joined
         self.survey = helpers.SurveyHelper(out)   # the process surveying out/ while the content loads
+        self.prestage = helpers.StagingHelper(out)   # the one linking out/ into a staging folder meanwhile
         self.streamed = self.order = None           # pagefind, fed the stubs while the pages render
         self.meta: dict = {}         # the pages rendered now: {path: (key, charts, stub)}
         self.chart_files: dict = {}
@@ -160,17 +161,20 @@ class Build:
             if unchanged is not None:
                 return unchanged
         self.survey = helpers.SurveyHelper(self.out).start()   # out/ surveyed while the content loads
+        self.prestage = helpers.StagingHelper(self.out).start()   # and linked into a staging folder
         try:
             self.load_and_compute()
         except BaseException:
             self.survey.drop()
+            self.prestage.drop(delete=True)
             raise
         import gc
         from league.i18n import using
         from league.site.writer import SiteWriter
         try:
             with using(self.results.league.locale):  # interface text, dates and numbers in league.yaml's `locale:`
-                self.writer = SiteWriter(self.out, record.inputs_id(self.inputs, self.flags))
+                self.writer = SiteWriter(self.out, record.inputs_id(self.inputs, self.flags),
+                                         prestaged=self.prestage.prestaged())
                 self.writer.survey_source = self.survey.join
                 try:
                     self.plan_pages()
@@ -186,6 +190,7 @@ class Build:
         finally:   # run_plan left the heap frozen: handed back now, not in the middle of the last steps
             gc.unfreeze()
             self.survey.drop()   # (not asked for: no previous site to look at)
+            self.prestage.drop(delete=self.writer is None)
 
     def unchanged(self) -> BuildReport | None:
         """The no-op path: the previous build's report when nothing it read has changed and out/ holds what it
@@ -417,6 +422,7 @@ class Build:
             if h is not None:
                 kill_worker(*h)
         self.survey.drop()
+        self.prestage.drop()   # before the staging folder it links into is deleted
         self.writer.abort()
 
     def record_build(self) -> None:

@@ -60,6 +60,47 @@ def read_manifest(out: Path) -> Optional[Manifest]:
     return Manifest(inputs, files)
 
 
+def staging_path(out: Path, pid: int) -> Path:
+    """The folder a build (process `pid`) stages the new site in, beside out/ (not a mount point)."""
+    return out.parent / f".{out.name}.new-{pid}"
+
+
+def link_site(site: str, stage: str, files: Iterable[str]) -> list[str]:
+    """Hard-link `files` (relative paths, parents before children as a manifest lists them) of the published
+    site `site` into the staging folder `stage`, making their folders: the spare of a rebuild that has none,
+    made by another process while the content loads (league.engine.helpers.StagingHelper). A file that
+    is in `stage` already (the build wrote it meanwhile) or that cannot be linked is left to the build.
+    Returns the paths it tried, linked or not: the files `stage` may hold that the build did not put there."""
+    os.makedirs(stage, exist_ok=True)
+    made = {""}
+    tried = []
+    for rel in files:
+        d = os.path.dirname(rel)
+        if d not in made:
+            try:
+                _make_folder(os.path.join(stage, d))
+            except OSError:   # a file of the new site where the old one has a folder: the build's
+                continue
+            made.add(d)
+        tried.append(rel)
+        try:
+            os.link(os.path.join(site, rel), os.path.join(stage, rel))
+        except OSError:   # there already, gone from site/, or no links here: the build puts it itself
+            pass
+    return tried
+
+
+def _make_folder(path: str) -> None:
+    """mkdir, its parents made only when missing (most folders of a site are new, in a folder made already)."""
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
+    except FileNotFoundError:
+        os.makedirs(path, exist_ok=True)
+
+
 def damaged(out: Path, files: dict) -> list[str]:
     """The recorded files of out/ that are missing or not of their recorded size (a file deleted or edited
     by hand): the build then renders everything again instead of keeping pages."""

@@ -36,7 +36,7 @@ from typing import Iterable, Optional
 
 from league.site.outdir import (  # noqa: F401 — check_out, locked, recover, OutError, Manifest: imported from here too
     COMMIT, MANIFEST, SPARE, STAGING_IN_MOUNT, Manifest, OutError, Survey, _apply, _crash_point, check_out, damaged,
-    locked, read_manifest, recover, remove_empty_folders, survey,
+    locked, read_manifest, recover, remove_empty_folders, staging_path, survey,
 )
 
 
@@ -140,7 +140,7 @@ class SiteWriter:
     of out/ held (`locked`), out/ checked (`check_out`) and what an interrupted build left cleaned up
     (`recover`)."""
 
-    def __init__(self, out: Path, inputs: str = ""):
+    def __init__(self, out: Path, inputs: str = "", prestaged=None):
         self.out = Path(os.path.abspath(out))
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self.inputs = inputs   # the new manifest's digest of the build's inputs
@@ -149,13 +149,16 @@ class SiteWriter:
         self.mounted = self.previous is not None and os.path.ismount(self.out)
         manifest = read_manifest(self.out) if self.previous is not None else None
         self.recorded_inputs, self.recorded = (manifest.inputs, manifest.files) if manifest else (None, None)
+        # a callable giving the files another process links from the previous site into the staging folder
+        # meanwhile (outdir.link_site: a spare made now, when there is none), or None if it failed; see _ready
+        self._prestaged = prestaged
         self.staging = self._new_staging()
         self.spare = self.out.parent / f".{self.out.name}.spare"
         # what the staging folder holds already ({relative path}), and which of those are not the published
         # site's own files (made anew by the previous build): see _take_spare
-        self._in_staging, self._stale = self._take_spare()
+        self._in_staging, self._stale = (set(), set()) if prestaged else self._take_spare()
         if not self._in_staging:
-            self.staging.mkdir(exist_ok=True)
+            self.staging.mkdir(exist_ok=True)   # (a prestaged one may be there already)
         self._hand: list[str] = []      # files of the previous site no build recorded (see _carry_over)
         self._survey: Optional[Survey] = None   # the previous site against its manifest (see survey)
         # a callable giving (manifest's inputs, its number of files, Survey) of the previous site, surveyed by
@@ -173,10 +176,24 @@ class SiteWriter:
         if self.mounted:
             staging = self.out / f"{STAGING_IN_MOUNT}{os.getpid()}"
         else:
-            staging = self.out.parent / f".{self.out.name}.new-{os.getpid()}"
-        if staging.exists():
+            staging = staging_path(self.out, os.getpid())
+        if staging.exists() and not self._prestaged:
             shutil.rmtree(staging)
         return staging
+
+    def _ready(self) -> None:
+        """Before this process first stages a file or looks at what the staging folder holds: the files linked
+        there by the prestaging process (joined now) count as a spare's, each the published file itself. If it
+        failed, the folder is looked at. A process forked from this one writes beside it (links it finds made
+        are the published files: `_link`, `put`) and leaves the joining to this one."""
+        if self._prestaged is None or os.getpid() != self._owner:
+            return
+        join, self._prestaged = self._prestaged, None
+        linked = join()
+        if linked is None:
+            linked = [os.path.relpath(os.path.join(d, n), self._stage) for d, _, names in os.walk(self._stage)
+                      for n in names]
+        self._in_staging.update(linked)
 
     def _take_spare(self) -> tuple[set, set]:
         """The spare (the site before the previous one, see the module docstring) becomes the staging folder.
@@ -269,6 +286,7 @@ class SiteWriter:
         the reused spare that cannot be replaced (immutable, or not writable: os.access, which writes
         nothing), staging starts over now, in this process — a worker cannot (see _start_over). Files a page
         makes besides itself (its charts) are not looked at: such a protected file still stops the build."""
+        self._ready()
         stage, spare = self._stage, self._in_staging
         for rel in rels:
             if rel in spare and not os.access(os.path.join(stage, rel), os.W_OK) \
@@ -281,6 +299,7 @@ class SiteWriter:
         cannot be), and a new staging folder gets every file staged so far, linked from it."""
         if os.getpid() != self._owner:   # a worker process cannot move the folder the others write into
             raise OSError(errno.EPERM, "um arquivo protegido impede o build de usar a pasta", str(self.spare))
+        self._ready()
         old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
         os.rename(self.staging, old)
         self.staging.mkdir()
@@ -326,6 +345,7 @@ class SiteWriter:
 
     def put(self, rel: str, data: str | bytes) -> bool:
         """Stage one file (the previous site's own file when its bytes are the same); True when written."""
+        self._ready()
         if isinstance(data, str):
             data = data.encode("utf-8")
         self.stats.paths.append(rel)
@@ -359,6 +379,7 @@ class SiteWriter:
 
     def keep(self, rels: Iterable[str]) -> None:
         """Files of the previous site that the new site keeps as they are (not rendered again)."""
+        self._ready()
         sizes = self.recorded or {}
         for rel in rels:
             size = sizes.get(rel)
@@ -415,6 +436,7 @@ class SiteWriter:
     def commit(self) -> list[str]:
         """Publish the staged site (see the module docstring). Returns the paths of the files kept from
         the previous site that no build recorded (put there by hand)."""
+        self._ready()
         new = set(self.stats.paths)
         extra = self._carry_over(new)
         if self._in_staging:
