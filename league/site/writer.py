@@ -12,7 +12,8 @@ the new site and publishes it (`SiteWriter`), under those guards.
   The old site is not deleted: it is kept as `.<name>.spare` and the next build stages into it, replacing
   only the files that differ (a file is the same when it is the published site's own inode) and deleting
   those the new site no longer has — a rebuild then costs what changed, not one mkdir per folder and one
-  link and one unlink per file of the whole site (10,000 folders cost 4 s on this machine's disk).
+  link and one unlink per file of the whole site (10,000 folders cost 4 s on this machine's disk). With no
+  spare, another process may link the previous site into the staging folder meanwhile (`prestaged`).
 - **Hand-put files.** A file in out/ that no build recorded (put there by hand) is carried over to the
   new site.
 - **A mount point.** out/ that is a mount point cannot be renamed: the site is staged inside it
