@@ -128,3 +128,22 @@ def test_a_first_rebuild_with_an_error_leaves_the_site_and_no_staging_folder(dem
         build(demo, out, cache_dir=cache)
     assert _tree(out) == before
     assert _beside(out) == []
+
+
+def test_where_no_hard_link_can_be_made_the_build_copies(demo, tmp_path, joined, monkeypatch):
+    # A file system without hard links (os.link refused everywhere, in the helper and in the writer): the helper
+    # links nothing and leaves no folder behind, and the writer copies what the new site keeps. Were the files
+    # the helper tried taken for linked, every page the rebuild keeps would be missing.
+    import errno
+    import os
+
+    def no_link(*args, **kwargs):
+        raise OSError(errno.EPERM, "hard links not supported")
+    monkeypatch.setattr(os, "link", no_link)
+    out, recorded = _first_rebuild_without_a_news_item(demo, tmp_path)
+    assert joined == [[]]
+    site = _tree(out)
+    site.pop("google123.html")
+    assert site == _cold(demo, tmp_path)
+    folders = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_dir() and not any(p.iterdir()))
+    assert folders == []

@@ -68,26 +68,37 @@ def staging_path(out: Path, pid: int) -> Path:
 def link_site(site: str, stage: str, files: Iterable[str]) -> list[str]:
     """Hard-link `files` (relative paths, parents before children as a manifest lists them) of the published
     site `site` into the staging folder `stage`, making their folders: the spare of a rebuild that has none,
-    made by another process while the content loads (league.engine.helpers.StagingHelper). A file that
-    is in `stage` already (the build wrote it meanwhile) or that cannot be linked is left to the build.
-    Returns the paths it tried, linked or not: the files `stage` may hold that the build did not put there."""
+    made by another process while the content loads (league.engine.helpers.StagingHelper). A file that is in
+    `stage` already (the build wrote it meanwhile) or gone from `site` is left to the build, and so is every
+    file after one that cannot be linked (no hard links on this file system: the build copies what it keeps).
+    Returns the paths it linked: each is the published file itself."""
     os.makedirs(stage, exist_ok=True)
-    made = {""}
-    tried = []
+    made, linked_in = {""}, set()   # the folders made, those with a file linked into them
+    linked = []
     for rel in files:
-        d = os.path.dirname(rel)
-        if d not in made:
-            try:
-                _make_folder(os.path.join(stage, d))
-            except OSError:   # a file of the new site where the old one has a folder: the build's
-                continue
-            made.add(d)
-        tried.append(rel)
+        source, target, d = os.path.join(site, rel), os.path.join(stage, rel), os.path.dirname(rel)
         try:
-            os.link(os.path.join(site, rel), os.path.join(stage, rel))
-        except OSError:   # there already, gone from site/, or no links here: the build puts it itself
-            pass
-    return tried
+            if d not in made:   # made only for a file that is there to link
+                if not os.path.isfile(source):
+                    continue
+                _make_folder(os.path.join(stage, d))
+                made.add(d)
+            os.link(source, target)
+        except FileExistsError:   # the build wrote it meanwhile, or a file of the new site is a folder here
+            continue
+        except FileNotFoundError:   # gone from site/ meanwhile
+            continue
+        except OSError:   # no hard links on this file system, or no room: the build stages what is left
+            while d and d not in linked_in:   # no folder left empty for it
+                try:
+                    os.rmdir(os.path.join(stage, d))
+                except OSError:
+                    break
+                d = os.path.dirname(d)
+            break
+        linked.append(rel)
+        linked_in.add(d)
+    return linked
 
 
 def _make_folder(path: str) -> None:
