@@ -1,5 +1,6 @@
 """The build's helper processes, forked to use the core that would otherwise be idle: one that surveys the
-previous site while the content loads (SurveyHelper), one that writes the JSON and CSV files of a first
+previous site while the content loads (SurveyHelper), one that links it into the staging folder meanwhile
+when there is no spare (StagingHelper), one that writes the JSON and CSV files of a first
 build while the site is planned (start_api_helper), one that works out the pages' keys while they render
 (start_keys_helper). Each is joined with league.engine.workers.join_result,
 or killed (kill_worker) when the build fails."""
@@ -45,39 +46,26 @@ def start_keys_helper(jobs: list, keys):
 
 
 
-class SurveyHelper:
-    """The process that surveys the previous site in out/ (league.site.outdir.survey: is it whole, which files
-    were put there by hand) while this one loads the content. On the 20-season archive the survey lists
-    10,400 folders and 28,000 files (~0.27 s), which a one-score rebuild otherwise spends on its one busy core.
-    `join()` is what SiteWriter.survey_source calls; `drop()` stops it if nobody asked."""
+class _OutHelper:
+    """A process forked to look at (or copy) the previous site in out/ while this one loads the content: started
+    only when out/ has a manifest and there are two cores and fork; joined for its result or dropped."""
 
     def __init__(self, out):
         self.out = out
         self.process = None   # (pid, fd) until joined or dropped
 
-    def start(self) -> "SurveyHelper":
-        """Forked now, when out/ has a manifest and there are two cores and fork (else nothing is started)."""
+    def _fork(self, work, when: bool = True) -> None:
+        """Fork `work` (league.engine.workers.fork_result) if `when` and out/ has a manifest, two cores, fork."""
         import multiprocessing
         import os
         from league.engine.workers import fork_result
-        from league.site.outdir import MANIFEST, STAGING_IN_MOUNT, read_manifest, survey
-        out = self.out
-        if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods() \
-                or not os.path.isfile(os.path.join(out, MANIFEST)):
-            return self
-
-        def work():
-            manifest = read_manifest(out)
-            if manifest is None:
-                return None
-            skip = (STAGING_IN_MOUNT,) if os.path.ismount(out) else ()
-            return manifest.inputs, len(manifest.files), survey(out, manifest.files, skip)
-        self.process = fork_result(work)
-        return self
+        from league.site.outdir import MANIFEST
+        if when and (os.cpu_count() or 1) >= 2 and "fork" in multiprocessing.get_all_start_methods() \
+                and os.path.isfile(os.path.join(self.out, MANIFEST)):
+            self.process = fork_result(work)
 
     def join(self):
-        """(its manifest's inputs, its number of files, the Survey), or None: not started, or it failed (the
-        writer then surveys out/ itself, and says what it could not read)."""
+        """What `work` returned, or None: not started, or it failed."""
         from league.engine.workers import join_result
         process, self.process = self.process, None
         try:
@@ -86,65 +74,72 @@ class SurveyHelper:
             return None
 
     def drop(self) -> None:
+        """Stop it if it still runs."""
         from league.engine.workers import kill_worker
         process, self.process = self.process, None
         if process is not None:
             kill_worker(*process)
 
 
-class StagingHelper:
+class SurveyHelper(_OutHelper):
+    """The process that surveys the previous site in out/ (league.site.outdir.survey: is it whole, which files
+    were put there by hand) while this one loads the content. On the 20-season archive the survey lists
+    10,400 folders and 28,000 files (~0.27 s), which a one-score rebuild otherwise spends on its one busy core.
+    `join()` is what SiteWriter.survey_source calls: (its manifest's inputs, its number of files, the Survey),
+    or None (the writer then surveys out/ itself, and says what it could not read); `drop()` stops it if
+    nobody asked."""
+
+    def start(self) -> "SurveyHelper":
+        import os
+        from league.site.outdir import STAGING_IN_MOUNT, read_manifest, survey
+        out = self.out
+
+        def work():
+            manifest = read_manifest(out)
+            if manifest is None:
+                return None
+            skip = (STAGING_IN_MOUNT,) if os.path.ismount(out) else ()
+            return manifest.inputs, len(manifest.files), survey(out, manifest.files, skip)
+        self._fork(work)
+        return self
+
+
+class StagingHelper(_OutHelper):
     """The process that links the previous site's files into the new staging folder while the content loads,
     when there is no spare to stage into (league/site/writer.py): the first rebuild after a new site/ (a
     cold build, `make site`). On this machine's disk, the archive's 10,400 folders and 29,000 links cost such a
     rebuild ~1 s of kernel time on its one busy core; here they are made on the other. `join()` is what the
-    writer calls (SiteWriter's `prestaged`) before it first stages a file; `drop()` stops it and deletes
-    the folder when the build failed before a writer took it."""
+    writer calls (SiteWriter's `prestaged`) before it first stages a file: the files linked
+    (league.site.outdir.link_site), or None (the writer then looks); `drop(delete=True)` also deletes the
+    folder when the build failed before a writer took it."""
 
     def __init__(self, out):
-        self.out = out
+        super().__init__(out)
         self.staging = None
-        self.process = None   # (pid, fd) until joined or dropped
 
     def start(self) -> "StagingHelper":
-        """Forked now when out/ is a site with a manifest, not a mount point, with no spare beside it, and there
-        are two cores and fork (else nothing is started)."""
-        import multiprocessing
+        """Forked when out/ is not a mount point and has no spare beside it (and as _fork says)."""
         import os
         from pathlib import Path
-        from league.engine.workers import fork_result
-        from league.site.outdir import MANIFEST, link_site, read_manifest, staging_path
+        from league.site.outdir import link_site, read_manifest, spare_path, staging_path
         out = Path(os.path.abspath(self.out))
-        if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods() \
-                or not os.path.isfile(out / MANIFEST) or os.path.ismount(out) \
-                or os.path.lexists(out.parent / f".{out.name}.spare"):
-            return self
-        staging = self.staging = staging_path(out, os.getpid())
+        staging = staging_path(out, os.getpid())
 
         def work():
             manifest = read_manifest(out)
             return link_site(str(out), str(staging), manifest.files if manifest else ())
-        self.process = fork_result(work)
+        self._fork(work, when=not os.path.ismount(out) and not os.path.lexists(spare_path(out)))
+        if self.process is not None:
+            self.staging = staging
         return self
 
     def prestaged(self):
         """The writer's `prestaged` argument: join, when the process was started; else None."""
         return self.join if self.process is not None else None
 
-    def join(self):
-        """The files it linked (league.site.outdir.link_site), or None: it failed (the writer then looks)."""
-        from league.engine.workers import join_result
-        process, self.process = self.process, None
-        try:
-            return join_result(*process) if process is not None else None
-        except RuntimeError:
-            return None
-
     def drop(self, delete: bool = False) -> None:
         """Stop it if it still runs; with `delete`, delete the folder it linked into (no writer took it)."""
         import shutil
-        from league.engine.workers import kill_worker
-        process, self.process = self.process, None
-        if process is not None:
-            kill_worker(*process)
+        super().drop()
         if delete and self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)

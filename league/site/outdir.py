@@ -60,6 +60,11 @@ def read_manifest(out: Path) -> Optional[Manifest]:
     return Manifest(inputs, files)
 
 
+def spare_path(out: Path) -> Path:
+    """The spare beside out/: the site before the previous one, which the next build stages into."""
+    return out.parent / f".{out.name}.spare"
+
+
 def staging_path(out: Path, pid: int) -> Path:
     """The folder a build (process `pid`) stages the new site in, beside out/ (not a mount point)."""
     return out.parent / f".{out.name}.new-{pid}"

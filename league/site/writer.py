@@ -37,7 +37,7 @@ from typing import Iterable, Optional
 
 from league.site.outdir import (  # noqa: F401 — check_out, locked, recover, OutError, Manifest: imported from here too
     COMMIT, MANIFEST, SPARE, STAGING_IN_MOUNT, Manifest, OutError, Survey, _apply, _crash_point, check_out, damaged,
-    locked, read_manifest, recover, remove_empty_folders, staging_path, survey,
+    locked, read_manifest, recover, remove_empty_folders, spare_path, staging_path, survey,
 )
 
 
@@ -154,7 +154,7 @@ class SiteWriter:
         # meanwhile (outdir.link_site: a spare made now, when there is none), or None if it failed; see _ready
         self._prestaged = prestaged
         self.staging = self._new_staging()
-        self.spare = self.out.parent / f".{self.out.name}.spare"
+        self.spare = spare_path(self.out)
         # what the staging folder holds already ({relative path}), and which of those are not the published
         # site's own files (made anew by the previous build): see _take_spare
         self._in_staging, self._stale = (set(), set()) if prestaged else self._take_spare()
