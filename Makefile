@@ -14,9 +14,12 @@ UV_VERSION = 0.13.9
 site: install
 	$(BIN)/league build
 
+# the tests on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in this process, for pdb)
+PYTEST_WORKERS ?= auto
+
 test: install
 	tests/browser/install-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 check: install
 	$(BIN)/league check
