@@ -108,9 +108,10 @@ class StagingHelper(_OutHelper):
     """The process that links the previous site's files into the new staging folder while the content loads,
     when there is no spare to stage into (league/site/writer.py): the first rebuild after a new site/ (a
     cold build, `make site`). On this machine's disk, the archive's 10,400 folders and 29,000 links cost such a
-    rebuild ~1 s of kernel time on its one busy core; here they are made on the other. `join()` is what the
-    writer calls (SiteWriter's `prestaged`) before it first stages a file: the files linked
-    (league.site.outdir.link_site), or None (the writer then looks); `drop(delete=True)` also deletes the
+    rebuild ~1 s of kernel time on its one busy core; here they are made on the other, while the content loads
+    and the pages are planned and rendered. `join()` is what the writer calls (SiteWriter's `prestaged`) when
+    it publishes the site: the files linked (league.site.outdir.link_site), or None (the writer then looks);
+    until then the build stages its files beside it. `drop(delete=True)` also deletes the
     folder when the build failed before a writer took it."""
 
     def __init__(self, out):

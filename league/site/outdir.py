@@ -10,14 +10,17 @@ that league/site/writer.py stages and publishes.
   build (the file is deleted at the end); a second build waits for it (saying so once).
 - **Interrupted builds.** `recover(out)` finishes or deletes what a build killed while publishing left
   beside out/ (a staging folder, an old site) or inside it (a mount point's journal, finished by `_apply`).
+- **Publishing in one step.** `exchange(a, b)` swaps two folders at once (Linux `renameat2`).
 - **Damage is seen.** `damaged()` tells whether any recorded file is missing or has another size: the build
   then trusts nothing it recorded and renders every page again.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -404,3 +407,35 @@ def remove_empty_folders(root: str | Path, dirs: Iterable[str]) -> None:
             os.rmdir(os.path.join(root, d))
         except OSError:
             pass
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+_renameat2 = None
+
+
+def exchange(a: str, b: str) -> bool:
+    """Swap the folders at absolute paths a and b in one step (Linux renameat2 RENAME_EXCHANGE); False where
+    this system or file system cannot (the caller then renames twice)."""
+    global _renameat2
+    if not sys.platform.startswith("linux") or os.environ.get("LEAGUE_TEST_NO_EXCHANGE"):
+        return False
+    if _renameat2 is None:
+        import ctypes
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            fn = libc.renameat2
+            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+            fn.restype = ctypes.c_int
+            _renameat2 = fn
+        except (OSError, AttributeError):
+            _renameat2 = False
+    if not _renameat2:
+        return False
+    import ctypes
+    if _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), b)

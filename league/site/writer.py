@@ -13,7 +13,8 @@ the new site and publishes it (`SiteWriter`), under those guards.
   only the files that differ (a file is the same when it is the published site's own inode) and deleting
   those the new site no longer has — a rebuild then costs what changed, not one mkdir per folder and one
   link and one unlink per file of the whole site (10,000 folders cost 4 s on this machine's disk). With no
-  spare, another process may link the previous site into the staging folder meanwhile (`prestaged`).
+  spare, another process may link the previous site into the staging folder meanwhile (`prestaged`), joined
+  only when the site is published: the build writes beside it (a file it finds linked is the published one).
 - **Hand-put files.** A file in out/ that no build recorded (put there by hand) is carried over to the
   new site.
 - **A mount point.** out/ that is a mount point cannot be renamed: the site is staged inside it
@@ -29,7 +30,6 @@ import errno
 import json
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +37,7 @@ from typing import Iterable, Optional
 
 from league.site.outdir import (  # noqa: F401 — check_out, locked, recover, OutError, Manifest: imported from here too
     COMMIT, MANIFEST, SPARE, STAGING_IN_MOUNT, Manifest, OutError, Survey, _apply, _crash_point, check_out, damaged,
-    locked, read_manifest, recover, remove_empty_folders, spare_path, staging_path, survey,
+    exchange, locked, read_manifest, recover, remove_empty_folders, spare_path, staging_path, survey,
 )
 
 
@@ -74,38 +74,6 @@ class WriteStats:
 
 
 # ---------------------------------------------------------------- all or nothing
-
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-_renameat2 = None
-
-
-def _exchange(a: str, b: str) -> bool:
-    """Swap the folders at absolute paths a and b in one step (Linux renameat2 RENAME_EXCHANGE); False where
-    this system or file system cannot (the caller then renames twice)."""
-    global _renameat2
-    if not sys.platform.startswith("linux") or os.environ.get("LEAGUE_TEST_NO_EXCHANGE"):
-        return False
-    if _renameat2 is None:
-        import ctypes
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            fn = libc.renameat2
-            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-            fn.restype = ctypes.c_int
-            _renameat2 = fn
-        except (OSError, AttributeError):
-            _renameat2 = False
-    if not _renameat2:
-        return False
-    import ctypes
-    if _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OSError(err, os.strerror(err), b)
-
 
 _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -158,6 +126,7 @@ class SiteWriter:
         # what the staging folder holds already ({relative path}), and which of those are not the published
         # site's own files (made anew by the previous build): see _take_spare
         self._in_staging, self._stale = (set(), set()) if prestaged else self._take_spare()
+        self._kept_later: list[str] = []   # files keep() left to _ready (linked there unless prestaged)
         if not self._in_staging:
             self.staging.mkdir(exist_ok=True)   # (a prestaged one may be there already)
         self._hand: list[str] = []      # files of the previous site no build recorded (see _carry_over)
@@ -183,10 +152,11 @@ class SiteWriter:
         return staging
 
     def _ready(self) -> None:
-        """Before this process first stages a file or looks at what the staging folder holds: the files linked
-        there by the prestaging process (joined now) count as a spare's, each the published file itself. If it
-        failed, the folder is looked at. A process forked from this one writes beside it (links it finds made
-        are the published files: `_link`, `put`) and leaves the joining to this one."""
+        """Before this process publishes, or moves or deletes folders of the staging folder: the prestaging
+        process joined, the files it linked there counting as a spare's (each the published file itself, but
+        those staged anew meanwhile), and the files `keep` left for it linked if it did not. If it failed, the
+        folder is looked at. Until then, this process and those forked from it write beside it: a file is
+        created, never opened if there (`put`), and one it linked is the published file (`_link`)."""
         if self._prestaged is None or os.getpid() != self._owner:
             return
         join, self._prestaged = self._prestaged, None
@@ -194,7 +164,10 @@ class SiteWriter:
         if linked is None:
             linked = [os.path.relpath(os.path.join(d, n), self._stage) for d, _, names in os.walk(self._stage)
                       for n in names]
-        self._in_staging.update(linked)
+        self._in_staging.update(set(linked).difference(self.stats.fresh))
+        for rel in self._kept_later:
+            self._link(rel)
+        self._kept_later = []
 
     def _take_spare(self) -> tuple[set, set]:
         """The spare (the site before the previous one, see the module docstring) becomes the staging folder.
@@ -275,6 +248,7 @@ class SiteWriter:
         except FileNotFoundError:
             pass
         except IsADirectoryError:
+            self._ready()   # (no prestaging process linking into it meanwhile)
             shutil.rmtree(target)
         except PermissionError:
             if os.path.isdir(target):
@@ -286,8 +260,8 @@ class SiteWriter:
         """Before forked workers write `rels` (the pages about to be rendered): when one of them is a file of
         the reused spare that cannot be replaced (immutable, or not writable: os.access, which writes
         nothing), staging starts over now, in this process — a worker cannot (see _start_over). Files a page
-        makes besides itself (its charts) are not looked at: such a protected file still stops the build."""
-        self._ready()
+        makes besides itself (its charts) are not looked at: such a protected file still stops the build. No
+        spare was reused when a prestaging process links: it cannot link a protected file (EPERM)."""
         stage, spare = self._stage, self._in_staging
         for rel in rels:
             if rel in spare and not os.access(os.path.join(stage, rel), os.W_OK) \
@@ -346,7 +320,6 @@ class SiteWriter:
 
     def put(self, rel: str, data: str | bytes) -> bool:
         """Stage one file (the previous site's own file when its bytes are the same); True when written."""
-        self._ready()
         if isinstance(data, str):
             data = data.encode("utf-8")
         self.stats.paths.append(rel)
@@ -379,14 +352,18 @@ class SiteWriter:
         return True
 
     def keep(self, rels: Iterable[str]) -> None:
-        """Files of the previous site that the new site keeps as they are (not rendered again)."""
-        self._ready()
+        """Files of the previous site that the new site keeps as they are (not rendered again): linked now, or
+        by _ready when a prestaging process links them meanwhile (most, the first rebuild after a new site)."""
+        later = self._prestaged is not None and os.getpid() == self._owner
         sizes = self.recorded or {}
         for rel in rels:
             size = sizes.get(rel)
             if size is None:
                 size = os.stat(os.path.join(self._prev, rel)).st_size
-            self._link(rel)
+            if later:
+                self._kept_later.append(rel)
+            else:
+                self._link(rel)
             self.stats.paths.append(rel)
             self.stats.sizes.append(size)
             self.stats.unchanged += 1
@@ -456,7 +433,7 @@ class SiteWriter:
             os.rename(self.staging, self.out)
             _crash_point("published")
             return extra
-        if _exchange(str(self.staging), str(self.out)):
+        if exchange(str(self.staging), str(self.out)):
             _crash_point("published")
             self._keep_spare(str(self.staging))   # `.new-*` is only ever an unpublished site (see recover)
         else:
