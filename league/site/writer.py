@@ -157,7 +157,7 @@ class SiteWriter:
         those staged anew meanwhile), and the files `keep` left for it linked if it did not. If it failed, the
         folder is looked at. Until then, this process and those forked from it write beside it: a file is
         created, never opened if there (`put`), and one it linked is the published file (`_link`)."""
-        if self._prestaged is None or os.getpid() != self._owner:
+        if not self._prestaging():
             return
         join, self._prestaged = self._prestaged, None
         linked = join()
@@ -168,6 +168,10 @@ class SiteWriter:
         for rel in self._kept_later:
             self._link(rel)
         self._kept_later = []
+
+    def _prestaging(self) -> bool:
+        """Whether a prestaging process links meanwhile, not yet joined, and this process is the one to join it."""
+        return self._prestaged is not None and os.getpid() == self._owner
 
     def _take_spare(self) -> tuple[set, set]:
         """The spare (the site before the previous one, see the module docstring) becomes the staging folder.
@@ -354,7 +358,7 @@ class SiteWriter:
     def keep(self, rels: Iterable[str]) -> None:
         """Files of the previous site that the new site keeps as they are (not rendered again): linked now, or
         by _ready when a prestaging process links them meanwhile (most, the first rebuild after a new site)."""
-        later = self._prestaged is not None and os.getpid() == self._owner
+        later = self._prestaging()
         sizes = self.recorded or {}
         for rel in rels:
             size = sizes.get(rel)
