@@ -155,3 +155,34 @@ def test_each_repeated_one_score_rebuild_builds_a_score_not_built_before(tmp_pat
     for k in range(6):
         run.one_score_again(k, edit, 20, tmp_path, ["league"], {}, None)
     assert built == [f'  - "8-12 12-{x} 12-10"' for x in (7, 8, 9, 10, 11, 4)]
+
+
+def test_the_speed_probe_is_a_line_with_the_previous_runs_beside(tmp_path):
+    run = _bench_run()
+    rows = [_row("league", "cold", 5.0), _row("hugo", "cold", 10.0)]
+    # the previous run's results.json holds its probe; one written before probes existed holds none
+    prev = tmp_path / "results.json"
+    prev.write_text('{"meta": {"date": "2026-12-07 05:22", "probe": {"start": 0.2874, "end": 0.29}}, "rows": []}')
+    assert run.previous_probe(prev) == {"date": "2026-12-07 05:22", "start": 0.2874, "end": 0.29}
+    old = tmp_path / "old.json"
+    old.write_text('{"meta": {"date": "2026-12-06 10:00"}, "rows": []}')
+    assert run.previous_probe(old) is None
+    assert run.previous_probe(tmp_path / "missing.json") is None
+    meta = {"date": "d", "machine": "m", "league": "l", "hugo": "h", "timer": "t",
+            "probe": {"start": 0.36, "end": None, "previous": run.previous_probe(prev)}}
+    line = [x for x in run.report(rows, meta).splitlines() if x.startswith("- machine speed probe")]
+    assert line and ("0.360 s at the start, – at the end; the previous run's (2026-12-07 05:22): 0.287 s and "
+                     "0.290 s") in line[0]
+    # a report without probes (a results.json of an older run read back) has no such line
+    del meta["probe"]
+    assert "machine speed probe" not in run.report(rows, meta)
+
+
+def test_the_speed_probe_runs_its_workload():
+    run = _bench_run()
+    # the workload itself, in this interpreter (bench/.venv may not exist here): a positive time in seconds
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", run.PROBE.replace("range(900)", "range(3)")], capture_output=True,
+                       text=True, check=True)
+    assert 0 < float(r.stdout) < 5
