@@ -186,3 +186,39 @@ def test_the_speed_probe_runs_its_workload():
     r = subprocess.run([sys.executable, "-c", run.PROBE.replace("range(900)", "range(3)")], capture_output=True,
                        text=True, check=True)
     assert 0 < float(r.stdout) < 5
+
+
+def test_warm_up_builds_are_a_line_under_the_table_and_never_the_cold_ratio():
+    run = _bench_run()
+    # warm-ups: league 9.0 s, Hugo 12.0 s (not measured for the budget); the measured pair: league 5.0 s and
+    # Hugo 10.0 s for 10,000 pages → 2000 ÷ 1000 pages/s = 2.00× (with the warm-ups it would be 1111 ÷ 833 = 1.33×)
+    rows = [_row("league", "cold, warm-up", 9.0), _row("league", "cold", 5.0),
+            _row("hugo", "cold, warm-up", 12.0), _row("hugo", "cold", 10.0)]
+    text = run.report(rows, {"date": "d", "machine": "m", "league": "l", "hugo": "h", "timer": "t"})
+    table = [line for line in text.splitlines() if line.startswith("| 20 |")]
+    assert [line.split(" | ")[1] for line in table] == ["league cold", "hugo cold"]
+    assert "= **2.00×** (target ≥ 1×: met)" in text
+    assert "unmeasured warm-up build(s) (`--warmup`): league 9.00 s, hugo 12.00 s" in text
+
+
+def test_a_warm_up_build_sets_its_output_and_caches_aside(tmp_path, monkeypatch):
+    run = _bench_run()
+    # the warm-up builds, then its site/ and every cache folder go to the trash, so that the measured cold
+    # build after it starts from nothing, as the cold builds without a warm-up do
+    work = tmp_path / "s20"
+    work.mkdir()
+    env = {"LEAGUE_CACHE_DIR": str(work / ".league-cache"), "LEAGUE_TEMPLATE_CACHE": str(work / "template-cache")}
+
+    def fake_measure(cmd, cwd, env_, timer, label):
+        (cwd / "site" / "a").mkdir(parents=True)
+        (cwd / "site" / "a" / "index.html").write_text("x")
+        (cwd / ".league-cache").mkdir()
+        (cwd / "template-cache").mkdir()
+        return {"wall": 1.5, "rc": 0, "maxrss_kb": 1, "tree_kb": 1, "cpu": 1.0}
+
+    monkeypatch.setattr(run, "measure", fake_measure)
+    trash = run.Trash(tmp_path)
+    r = run.warm_up(0, "league", 20, work, ["league", "build"], env, None, trash)
+    assert (r["op"], r["pages"], r["wall"]) == ("cold, warm-up", 1, 1.5)
+    assert not (work / "site").exists()
+    assert not (work / ".league-cache").exists() and not (work / "template-cache").exists()
