@@ -30,6 +30,8 @@ from league.cli.serve.server import DevServer
 
 __all__ = ["DevServer", "serve"]
 
+STOP_CHECK = 0.25   # seconds: how soon the main thread sees a Ctrl+C that another thread received
+
 
 def only_here(host: str) -> bool:
     """Whether a server on `host` answers this machine only (a loopback address, localhost)."""
@@ -83,8 +85,11 @@ def serve(port: int, host: str, open_browser: bool, content: Path, out: Path, te
         import webbrowser
         webbrowser.open(server.url)
     try:
+        # Short sleeps: Ctrl+C raises KeyboardInterrupt in this thread only once it runs Python again. A SIGINT
+        # the kernel hands to another thread (the server's, the watcher's) does not cut a sleep short here,
+        # so with one long sleep the server would stop only when that sleep ended.
         while True:
-            time.sleep(3600)
+            time.sleep(STOP_CHECK)
     except KeyboardInterrupt:
         info("parando.")
     finally:
