@@ -273,11 +273,26 @@ def test_inject_without_body_tag():
     assert inject(b"<p>x", 3) == b'<p>x<script src="/__league/reload.js" data-version="3"></script>\n'
 
 
+def _ended(proc: subprocess.Popen, timeout: float) -> int:
+    """The exit status of a `league serve` started with `python -X faulthandler`; if it has not ended within
+    `timeout`, SIGABRT makes it print every thread's traceback, and the test fails with them and its output."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        try:
+            out, _ = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        pytest.fail(f"league serve não parou em {timeout} s; sua saída e suas threads:\n{out[-8000:]}")
+
+
 def test_command_line(tmp_path):
     """The real command: starts, prints its address, serves, and stops cleanly on Ctrl+C."""
     content = copy_base(tmp_path / "src")
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "league", "serve", "--port", "0", "--content", str(content),
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "league", "serve", "--port", "0", "--content", str(content),
                              "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -293,7 +308,7 @@ def test_command_line(tmp_path):
         status, page = get(url)
         assert status == 200 and "/__league/reload.js" in page
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
+        assert _ended(proc, WAIT) == 0
         assert "parando." in proc.stdout.read()
     finally:
         if proc.poll() is None:
@@ -328,11 +343,11 @@ def test_ctrl_c_that_another_thread_receives_still_stops_the_server(tmp_path):
     of test_command_line hung so). Now it stops as after any Ctrl+C, within its short sleep."""
     content = copy_base(tmp_path / "src")
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-c", _CTRL_C_ELSEWHERE, "serve", "--port", "0", "--content",
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _CTRL_C_ELSEWHERE, "serve", "--port", "0", "--content",
                              str(content), "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        assert proc.wait(timeout=WAIT) == 0
+        assert _ended(proc, WAIT) == 0
         out = proc.stdout.read()
         assert "ctrl-c to the server's thread" in out and "parando." in out
     finally:
