@@ -273,6 +273,18 @@ def test_inject_without_body_tag():
     assert inject(b"<p>x", 3) == b'<p>x<script src="/__league/reload.js" data-version="3"></script>\n'
 
 
+# `league serve` as `python -m league serve` runs it, but with Ctrl+C's default handler: a `make test` started
+# in the background (`make test &` in a script) ignores SIGINT, every process it starts inherits that, and
+# Python keeps an inherited SIG_IGN — the server would then rightly ignore the test's Ctrl+C
+_LEAGUE = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sys.argv = ["league", *sys.argv[1:]]
+from league.cli import run
+run()
+"""
+
+
 def _ended(proc: subprocess.Popen, timeout: float) -> int:
     """The exit status of a `league serve` started with `python -X faulthandler`; if it has not ended within
     `timeout`, SIGABRT makes it print every thread's traceback, and the test fails with them and its output."""
@@ -292,7 +304,7 @@ def test_command_line(tmp_path):
     """The real command: starts, prints its address, serves, and stops cleanly on Ctrl+C."""
     content = copy_base(tmp_path / "src")
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "league", "serve", "--port", "0", "--content", str(content),
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _LEAGUE, "serve", "--port", "0", "--content", str(content),
                              "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -320,6 +332,7 @@ def test_command_line(tmp_path):
 # `league serve` run in a child whose helper thread hands SIGINT to the server's thread, not to the main one
 _CTRL_C_ELSEWHERE = """
 import signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)   # (see _LEAGUE)
 def poke():
     while True:
         http = next((t for t in threading.enumerate() if t.name == "league-serve-http"), None)
