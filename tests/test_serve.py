@@ -285,6 +285,15 @@ run()
 """
 
 
+def _serve(tmp_path: Path, script: str = _LEAGUE) -> subprocess.Popen:
+    """`league serve` on a copy of the base content, under `python -X faulthandler -c script` (see _ended)."""
+    content = copy_base(tmp_path / "src")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    return subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", script, "serve", "--port", "0",
+                             "--content", str(content), "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
 def _ended(proc: subprocess.Popen, timeout: float) -> int:
     """The exit status of a `league serve` started with `python -X faulthandler`; if it has not ended within
     `timeout`, SIGABRT makes it print every thread's traceback, and the test fails with them and its output."""
@@ -302,11 +311,7 @@ def _ended(proc: subprocess.Popen, timeout: float) -> int:
 
 def test_command_line(tmp_path):
     """The real command: starts, prints its address, serves, and stops cleanly on Ctrl+C."""
-    content = copy_base(tmp_path / "src")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _LEAGUE, "serve", "--port", "0", "--content", str(content),
-                             "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = _serve(tmp_path)
     try:
         deadline = time.monotonic() + WAIT
         url = None
@@ -331,8 +336,7 @@ def test_command_line(tmp_path):
 
 # `league serve` run in a child whose helper thread hands SIGINT to the server's thread, not to the main one
 _CTRL_C_ELSEWHERE = """
-import signal, sys, threading, time
-signal.signal(signal.SIGINT, signal.default_int_handler)   # (see _LEAGUE)
+import signal, threading, time
 def poke():
     while True:
         http = next((t for t in threading.enumerate() if t.name == "league-serve-http"), None)
@@ -343,10 +347,7 @@ def poke():
     print("ctrl-c to the server's thread", flush=True)
     signal.pthread_kill(http.ident, signal.SIGINT)
 threading.Thread(target=poke, daemon=True).start()
-sys.argv = ["league", *sys.argv[1:]]
-from league.cli import run
-run()
-"""
+""" + _LEAGUE
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="POSIX threads only")
@@ -354,11 +355,7 @@ def test_ctrl_c_that_another_thread_receives_still_stops_the_server(tmp_path):
     """The kernel may hand a Ctrl+C to any thread of the process that does not block it. One that reached the
     server's thread used to leave the main thread asleep for an hour: the command never stopped (1 run in ~25
     of test_command_line hung so). Now it stops as after any Ctrl+C, within its short sleep."""
-    content = copy_base(tmp_path / "src")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", _CTRL_C_ELSEWHERE, "serve", "--port", "0", "--content",
-                             str(content), "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = _serve(tmp_path, _CTRL_C_ELSEWHERE)
     try:
         assert _ended(proc, WAIT) == 0
         out = proc.stdout.read()
