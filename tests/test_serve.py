@@ -367,6 +367,34 @@ def test_ctrl_c_that_another_thread_receives_still_stops_the_server(tmp_path):
         proc.stdout.close()
 
 
+# `league serve` run in a child where the Ctrl+C comes right after the line that gives the address, before
+# the host check has returned (the moment a user, or test_command_line, may press it once the address shows)
+_CTRL_C_AT_ONCE = """
+import os, signal
+import league.cli.serve as serve
+def only_here(host):
+    os.kill(os.getpid(), signal.SIGINT)
+    return True
+serve.only_here = only_here
+""" + _LEAGUE
+
+
+def test_ctrl_c_just_after_the_address_still_stops_the_server_cleanly(tmp_path):
+    """CI once saw test_command_line end with 130 (interrupted) instead of 0: the Ctrl+C arrived between the
+    address line and the start of the block that stops the server cleanly. That block now begins before the
+    address is told, so a Ctrl+C at that moment stops it as any other: "parando.", exit 0."""
+    proc = _serve(tmp_path, _CTRL_C_AT_ONCE)
+    try:
+        assert _ended(proc, WAIT) == 0
+        out = proc.stdout.read()
+        assert "parando." in out and "interrompido" not in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+
 def test_rebuilding_again_and_again_keeps_the_memory_flat(tmp_path):
     # league serve rebuilds at every save for hours. Each build leaves a few reference cycles (Jinja2's
     # environment); with the loaded content frozen for the collector during builds, its full pass — the

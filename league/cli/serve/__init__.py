@@ -77,14 +77,19 @@ def serve(port: int, host: str, open_browser: bool, content: Path, out: Path, te
     server = DevServer(content, out, templates, port, progress=_Progress if bars else None,
                        debug=debug_enabled(), polling=polling, host=host, verbosity=level())
     server.start()
-    info(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; Ctrl+C para parar.")
-    if not only_here(host):
-        info(f"atenção: com --host {host}, outros aparelhos da rede também abrem o site (porta {server.port}).")
-    sys.stderr.flush()
-    if open_browser:
-        import webbrowser
-        webbrowser.open(server.url)
+    # From the line that gives the address on, a Ctrl+C stops the server cleanly ("parando.", exit 0). Before,
+    # the try began after that line, the host check and its first import of ipaddress: a Ctrl+C sent as soon
+    # as the address was read could land in between and end the command as interrupted (exit 130).
     try:
+        info(f"servindo {out}/ em {server.url} — observando {content}/ e {server.templates}/; "
+             "Ctrl+C para parar.")
+        if not only_here(host):
+            info(f"atenção: com --host {host}, outros aparelhos da rede também abrem o site "
+                 f"(porta {server.port}).")
+        sys.stderr.flush()
+        if open_browser:
+            import webbrowser
+            webbrowser.open(server.url)
         # Short sleeps: Ctrl+C raises KeyboardInterrupt in this thread only once it runs Python again. A SIGINT
         # the kernel hands to another thread (the server's, the watcher's) does not cut a sleep short here,
         # so with one long sleep the server would stop only when that sleep ended.
