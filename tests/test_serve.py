@@ -336,14 +336,18 @@ def test_command_line(tmp_path):
 
 # `league serve` run in a child whose helper thread hands SIGINT to the server's thread, not to the main one
 _CTRL_C_ELSEWHERE = """
-import signal, threading, time
+import linecache, signal, sys, threading, time
+def asleep():
+    # the main thread in serve's wait for Ctrl+C (its top frame on the time.sleep line), not still starting
+    frame = sys._current_frames().get(threading.main_thread().ident)
+    return frame is not None and "time.sleep(STOP_CHECK)" in linecache.getline(frame.f_code.co_filename,
+                                                                                 frame.f_lineno)
 def poke():
     while True:
         http = next((t for t in threading.enumerate() if t.name == "league-serve-http"), None)
-        if http is not None:
+        if http is not None and asleep():
             break
         time.sleep(0.05)
-    time.sleep(0.3)   # the main thread is asleep by now
     print("ctrl-c to the server's thread", flush=True)
     signal.pthread_kill(http.ident, signal.SIGINT)
 threading.Thread(target=poke, daemon=True).start()
