@@ -5,6 +5,7 @@ fixing it recovers. Also a broken template, an unexpected failure, and the real 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -19,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -285,13 +287,22 @@ run()
 """
 
 
-def _serve(tmp_path: Path, script: str = _LEAGUE) -> subprocess.Popen:
-    """`league serve` on a copy of the base content, under `python -X faulthandler -c script` (see _ended)."""
+@contextlib.contextmanager
+def _served(tmp_path: Path, script: str = _LEAGUE) -> Iterator[subprocess.Popen]:
+    """`league serve` on a copy of the base content, under `python -X faulthandler -c script` (see _ended);
+    killed at the end of the block if it is still running."""
     content = copy_base(tmp_path / "src")
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", script, "serve", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", script, "serve", "--port", "0",
                              "--content", str(content), "--out", str(tmp_path / "site")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
 
 
 def _ended(proc: subprocess.Popen, timeout: float) -> int:
@@ -311,8 +322,7 @@ def _ended(proc: subprocess.Popen, timeout: float) -> int:
 
 def test_command_line(tmp_path):
     """The real command: starts, prints its address, serves, and stops cleanly on Ctrl+C."""
-    proc = _serve(tmp_path)
-    try:
+    with _served(tmp_path) as proc:
         deadline = time.monotonic() + WAIT
         url = None
         while url is None and time.monotonic() < deadline:
@@ -327,11 +337,6 @@ def test_command_line(tmp_path):
         proc.send_signal(signal.SIGINT)
         assert _ended(proc, WAIT) == 0
         assert "parando." in proc.stdout.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
 
 
 # `league serve` run in a child whose helper thread hands SIGINT to the server's thread, not to the main one
@@ -359,16 +364,10 @@ def test_ctrl_c_that_another_thread_receives_still_stops_the_server(tmp_path):
     """The kernel may hand a Ctrl+C to any thread of the process that does not block it. One that reached the
     server's thread used to leave the main thread asleep for an hour: the command never stopped (1 run in ~25
     of test_command_line hung so). Now it stops as after any Ctrl+C, within its short sleep."""
-    proc = _serve(tmp_path, _CTRL_C_ELSEWHERE)
-    try:
+    with _served(tmp_path, _CTRL_C_ELSEWHERE) as proc:
         assert _ended(proc, WAIT) == 0
         out = proc.stdout.read()
         assert "ctrl-c to the server's thread" in out and "parando." in out
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
 
 
 # `league serve` run in a child where the Ctrl+C comes right after the line that gives the address, before
@@ -387,16 +386,10 @@ def test_ctrl_c_just_after_the_address_still_stops_the_server_cleanly(tmp_path):
     """CI once saw test_command_line end with 130 (interrupted) instead of 0: the Ctrl+C arrived between the
     address line and the start of the block that stops the server cleanly. That block now begins before the
     address is told, so a Ctrl+C at that moment stops it as any other: "parando.", exit 0."""
-    proc = _serve(tmp_path, _CTRL_C_AT_ONCE)
-    try:
+    with _served(tmp_path, _CTRL_C_AT_ONCE) as proc:
         assert _ended(proc, WAIT) == 0
         out = proc.stdout.read()
         assert "parando." in out and "interrompido" not in out
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
 
 
 def test_rebuilding_again_and_again_keeps_the_memory_flat(tmp_path):
